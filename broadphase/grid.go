@@ -1,0 +1,124 @@
+package broadphase
+
+import "github.com/tumble2d/tumble/components"
+
+// Grid is a uniform-grid broad phase with hashed cells over an unbounded
+// world, holding a moving set (rebuilt by every Update) and a frozen set
+// (rebuilt by SetFrozen). Each set is a hierarchy of hashed grids: boxes
+// larger than the base cell go to coarser levels, chosen separately for
+// width and height, so huge or long boxes never fill many cells.
+//
+// Once its buffers have grown to the scene's size, Update and PairsRange
+// allocate nothing (PairsRange appends into the caller's dst).
+//
+// A Grid is not safe for concurrent use, except that PairsRange may run in
+// several goroutines at once between two calls of Update or SetFrozen.
+type Grid struct {
+	cellSize float64 // fixed base cell side, or <= 0 for automatic
+
+	moving []components.AABB
+	mov    cellSet
+	frz    cellSet
+	frozen []components.AABB // own copy, to rebuild at a new scale
+	scale  float64           // base cell side used by the last Update
+
+	sample []float64 // scratch for autoCellSize
+}
+
+// NewGrid returns an empty grid whose base cells have side cellSize (world
+// units). cellSize <= 0 means automatic: every Update sets the side to 2x
+// the median of max(width, height) over up to 255 evenly strided moving
+// boxes (1 if none has a positive finite extent), and the frozen set is
+// rebuilt with the moving side whenever the two differ by more than 2x, so
+// that static grounds are hashed at the scale of the boxes that query them.
+// Before the first Update the frozen set uses the same rule on its own
+// boxes. The cell size only affects speed: the pairs are always exact.
+func NewGrid(cellSize float64) *Grid {
+	return &Grid{cellSize: cellSize}
+}
+
+// SetFrozen replaces the frozen set (static and sleeping bodies) with a copy
+// of boxes and rebuilds its structure. Its box k has index NumMoving()+k in
+// the pairs. Call it only when the set changes: it costs about one Update
+// of the same size.
+func (g *Grid) SetFrozen(boxes []components.AABB) {
+	g.frozen = append(g.frozen[:0], boxes...)
+	s := g.cellSize
+	if s <= 0 {
+		s = g.scale
+	}
+	if s <= 0 {
+		s, g.sample = autoCellSize(g.frozen, g.sample)
+	}
+	if s <= 0 {
+		s = fallbackCell
+	}
+	g.frz.build(g.frozen, s)
+}
+
+// Update rebuilds the moving structure from moving, the boxes of the awake
+// bodies for this tick. The grid keeps a reference to moving (PairsRange
+// reads the query boxes from it) until the next Update, so the caller must
+// not change it before then.
+func (g *Grid) Update(moving []components.AABB) {
+	g.moving = moving
+	s := g.cellSize
+	if s <= 0 {
+		s, g.sample = autoCellSize(moving, g.sample)
+		if s <= 0 { // empty: keep the previous scale
+			s = g.scale
+		}
+		if s <= 0 {
+			s = fallbackCell
+		}
+		if len(g.frozen) > 0 && (s > 2*g.frz.scale || 2*s < g.frz.scale) {
+			g.frz.build(g.frozen, s)
+		}
+	}
+	g.scale = s
+	g.mov.build(moving, s)
+}
+
+// NumMoving returns the number of moving boxes given to the last Update,
+// which is also the index of the first frozen box in the pairs.
+func (g *Grid) NumMoving() int { return len(g.moving) }
+
+// PairsRange appends to dst all overlapping pairs whose smaller index A is a
+// moving box in [lo, hi), sorted by (A, B) ascending, without duplicates,
+// and returns the extended slice. lo and hi are clamped to [0, NumMoving()].
+// The pairs are exactly those a brute-force Overlaps test over all
+// moving-moving (i < j) and moving-frozen combinations gives, whatever the
+// cell size; so concatenating the results for consecutive ranges gives the
+// global sorted list. It only reads the grid: calls with disjoint ranges
+// and their own dst may run concurrently after Update. Sorting and dedup
+// happen in place at the end of dst, so no other scratch space is needed.
+func (g *Grid) PairsRange(lo, hi int, dst []Pair) []Pair {
+	n := len(g.moving)
+	lo = max(lo, 0)
+	hi = min(hi, n)
+	add := int32(n)
+	for i := lo; i < hi; i++ {
+		a := &g.moving[i]
+		if a.Min.X != a.Min.X || a.Min.Y != a.Min.Y || a.Max.X != a.Max.X || a.Max.Y != a.Max.Y {
+			continue // NaN overlaps nothing
+		}
+		A := int32(i)
+		start := len(dst)
+		for k := range g.mov.classes {
+			dst = g.mov.queryClass(&g.mov.classes[k], a, A, A+1, 0, dst)
+		}
+		for k := range g.frz.classes {
+			dst = g.frz.queryClass(&g.frz.classes[k], a, A, 0, add, dst)
+		}
+		if len(dst)-start > 1 {
+			dst = dst[:start+len(sortDedup(dst[start:]))]
+		}
+	}
+	return dst
+}
+
+// FindPairs is Update(moving) followed by PairsRange(0, len(moving), dst[:0]).
+func (g *Grid) FindPairs(moving []components.AABB, dst []Pair) []Pair {
+	g.Update(moving)
+	return g.PairsRange(0, len(moving), dst[:0])
+}

@@ -1,0 +1,296 @@
+package broadphase
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/tumble2d/tumble/components"
+)
+
+var testCellSizes = []float64{0, 0.05, 0.5, 1, 2, 7.3, 100}
+
+// scene is one oracle case.
+type scene struct {
+	name           string
+	moving, frozen []components.AABB
+}
+
+func testScenes() []scene {
+	var out []scene
+	for seed := range uint64(3) {
+		r := rand.New(rand.NewPCG(seed, 1))
+		out = append(out,
+			scene{fmt.Sprintf("uniform/%d", seed), uniformBoxes(r, 600, 0.6, 0, 0), nil},
+			scene{fmt.Sprintf("negative/%d", seed), uniformBoxes(r, 400, 0.8, -1000.3, -77.7), uniformBoxes(r, 100, 0.8, -1000.3, -77.7)},
+			scene{fmt.Sprintf("mixed/%d", seed), mixedBoxes(r, 500), mixedBoxes(r, 120)},
+			scene{fmt.Sprintf("far/%d", seed), append(uniformBoxes(r, 200, 0.7, 1e6, -1e6), uniformBoxes(r, 200, 0.7, -1e6, 1e6)...), uniformBoxes(r, 50, 0.7, 1e6, -1e6)},
+		)
+		// A 200 m ground among 1 m boxes, once moving and once frozen,
+		// with a sleeping pile in the frozen set.
+		ground := boxAt(0, -1, 200, 2)
+		mv := uniformBoxes(r, 500, 0.5, 0, 10)
+		out = append(out, scene{fmt.Sprintf("ground-moving/%d", seed), append(mv[:250:250], append([]components.AABB{ground}, mv[250:]...)...), nil})
+		out = append(out, scene{fmt.Sprintf("ground-frozen/%d", seed), mv, append([]components.AABB{ground}, pile(300)...)})
+		out = append(out, scene{fmt.Sprintf("degenerate/%d", seed), append(degenerateBoxes(), uniformBoxes(r, 100, 1, 0, 0)...), append(uniformBoxes(r, 30, 1, 0, 0), degenerateBoxes()...)})
+	}
+	pm, pf := pyramids(900)
+	out = append(out, scene{"pyramids", pm, pf}, scene{"pile", pile(700), []components.AABB{boxAt(0, -1, 200, 2)}})
+	return out
+}
+
+func TestMatchesBruteForce(t *testing.T) {
+	for _, sc := range testScenes() {
+		want := brutePairs(sc.moving, sc.frozen)
+		for _, cs := range testCellSizes {
+			g := NewGrid(cs)
+			g.SetFrozen(sc.frozen)
+			got := g.FindPairs(sc.moving, nil)
+			if !slices.Equal(got, want) {
+				t.Fatalf("%s cell %v: %s", sc.name, cs, diff(got, want))
+			}
+			// Range splits: [0,k),[k,n) and a three-way split.
+			n := len(sc.moving)
+			for _, k := range []int{0, 1, n / 3, n / 2, n - 1, n} {
+				parts := g.PairsRange(0, k, nil)
+				parts = g.PairsRange(k, n, parts)
+				if !slices.Equal(parts, want) {
+					t.Fatalf("%s cell %v split %d: %s", sc.name, cs, k, diff(parts, want))
+				}
+			}
+			parts := g.PairsRange(0, n/5, nil)
+			parts = g.PairsRange(n/5, 3*n/4, parts)
+			parts = g.PairsRange(3*n/4, n, parts)
+			if !slices.Equal(parts, want) {
+				t.Fatalf("%s cell %v three-way: %s", sc.name, cs, diff(parts, want))
+			}
+		}
+	}
+}
+
+// TestLevelSchemes checks that the schemes kept for benchmarking are exact too.
+func TestLevelSchemes(t *testing.T) {
+	for _, sc := range testScenes() {
+		want := brutePairs(sc.moving, sc.frozen)
+		for _, mode := range []int{hierIso, flat} {
+			g := NewGrid(0)
+			g.mov.mode, g.frz.mode = mode, mode
+			g.SetFrozen(sc.frozen)
+			if got := g.FindPairs(sc.moving, nil); !slices.Equal(got, want) {
+				t.Fatalf("%s mode %d: %s", sc.name, mode, diff(got, want))
+			}
+		}
+	}
+}
+
+func TestConcurrentRanges(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	moving, frozen := mixedBoxes(r, 1500), append(pile(500), boxAt(0, -1, 200, 2))
+	want := brutePairs(moving, frozen)
+	g := NewGrid(0)
+	g.SetFrozen(frozen)
+	g.Update(moving)
+	const workers = 6
+	res := make([][]Pair, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			lo, hi := w*len(moving)/workers, (w+1)*len(moving)/workers
+			res[w] = g.PairsRange(lo, hi, nil)
+		})
+	}
+	wg.Wait()
+	if got := slices.Concat(res...); !slices.Equal(got, want) {
+		t.Fatal(diff(got, want))
+	}
+}
+
+func TestEdgeTouching(t *testing.T) {
+	// A 3x3 lattice of unit boxes touching exactly along edges and at
+	// corners: every pair of neighbours, diagonal ones included, counts.
+	var moving []components.AABB
+	for y := range 3 {
+		for x := range 3 {
+			moving = append(moving, box(float64(x), float64(y), float64(x+1), float64(y+1)))
+		}
+	}
+	frozen := []components.AABB{box(-5, -1, 10, 0), box(3, 0, 4, 3)} // ground and wall touching
+	for _, cs := range testCellSizes {
+		g := NewGrid(cs)
+		g.SetFrozen(frozen)
+		got := g.FindPairs(moving, nil)
+		want := brutePairs(moving, frozen)
+		if !slices.Equal(got, want) {
+			t.Fatalf("cell %v: %s", cs, diff(got, want))
+		}
+		// 12 edge + 8 diagonal contacts, 3 on the ground, 3 on the wall.
+		if len(got) != 26 {
+			t.Fatalf("cell %v: %d pairs, want 26", cs, len(got))
+		}
+	}
+}
+
+func TestSetFrozenAndCounts(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	a := uniformBoxes(r, 300, 0.7, 0, 0)
+	f1 := uniformBoxes(r, 80, 0.7, 0, 0)
+	f2 := append(uniformBoxes(r, 40, 0.7, 0, 0), boxAt(0, 0, 200, 2))
+	g := NewGrid(0)
+	check := func(what string, moving, frozen []components.AABB) {
+		t.Helper()
+		got := g.FindPairs(moving, nil)
+		if want := brutePairs(moving, frozen); !slices.Equal(got, want) {
+			t.Fatalf("%s: %s", what, diff(got, want))
+		}
+		if g.NumMoving() != len(moving) {
+			t.Fatalf("%s: NumMoving %d, want %d", what, g.NumMoving(), len(moving))
+		}
+	}
+	check("no frozen", a, nil)
+	g.SetFrozen(f1)
+	check("frozen 1", a, f1)
+	check("fewer moving", a[:100], f1)
+	check("more moving", append(a, uniformBoxes(r, 200, 0.7, 0, 0)...), f1)
+	g.SetFrozen(f2)
+	check("frozen 2", a, f2)
+	g.SetFrozen(nil)
+	check("frozen cleared", a, nil)
+	check("empty moving", nil, nil)
+	g.SetFrozen(f1)
+	check("empty moving, frozen", nil, f1)
+	check("one moving", a[:1], f1)
+	// The auto scale jumps 50x: the frozen set must follow and stay exact.
+	big := make([]components.AABB, len(a))
+	for i, b := range a {
+		big[i] = components.AABB{Min: b.Min.Scale(50), Max: b.Min.Scale(50).Add(components.V(50, 50))}
+	}
+	check("rescaled", big, f1)
+	if g.frz.scale != g.scale {
+		t.Fatalf("frozen scale %v not moved to %v", g.frz.scale, g.scale)
+	}
+	// Ranges outside [0, n) are clamped.
+	if got := g.PairsRange(-5, 1<<30, nil); !slices.Equal(got, brutePairs(big, f1)) {
+		t.Fatal("clamped range differs")
+	}
+	if got := g.PairsRange(10, 5, nil); len(got) != 0 {
+		t.Fatal("empty range gave pairs")
+	}
+}
+
+func TestZeroAllocs(t *testing.T) {
+	moving, frozen := pyramids(3000)
+	frozen = append(frozen, pile(500)...)
+	g := NewGrid(0)
+	g.SetFrozen(frozen)
+	dst := g.FindPairs(moving, nil)
+	for _, cs := range []float64{0, 1.5} {
+		g.cellSize = cs
+		dst = g.FindPairs(moving, dst)
+		allocs := testing.AllocsPerRun(20, func() {
+			g.Update(moving)
+			dst = g.PairsRange(0, len(moving)/2, dst[:0])
+			dst = g.PairsRange(len(moving)/2, len(moving), dst)
+		})
+		if allocs != 0 {
+			t.Fatalf("cell %v: %v allocs per Update+PairsRange", cs, allocs)
+		}
+	}
+	// SetFrozen with an unchanged size is allocation free too.
+	if allocs := testing.AllocsPerRun(5, func() { g.SetFrozen(frozen) }); allocs != 0 {
+		t.Fatalf("%v allocs per SetFrozen", allocs)
+	}
+}
+
+func TestAutoCellSize(t *testing.T) {
+	s, _ := autoCellSize(pile(1000), nil)
+	if math.Abs(s-2*1.02) > 1e-9 {
+		t.Fatalf("pile: %v", s)
+	}
+	pts := []components.AABB{box(1, 1, 1, 1), box(2, 2, 2, 2)}
+	if s, _ := autoCellSize(pts, nil); s != fallbackCell {
+		t.Fatalf("points: %v", s)
+	}
+	if s, _ := autoCellSize(nil, nil); s != 0 {
+		t.Fatalf("empty: %v", s)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 200 {
+		a := make([]float64, 1+r.IntN(40))
+		for i := range a {
+			a[i] = float64(r.IntN(10))
+		}
+		k := r.IntN(len(a))
+		b := slices.Clone(a)
+		slices.Sort(b)
+		if got := selectNth(a, k); got != b[k] {
+			t.Fatalf("selectNth(%v, %d) = %v, want %v", b, k, got, b[k])
+		}
+	}
+}
+
+// diff describes the first difference between two pair lists.
+func diff(got, want []Pair) string {
+	for i := range min(len(got), len(want)) {
+		if got[i] != want[i] {
+			return fmt.Sprintf("at %d got %v want %v (len %d vs %d)", i, got[i], want[i], len(got), len(want))
+		}
+	}
+	return fmt.Sprintf("len %d, want %d", len(got), len(want))
+}
+
+// TestRounding covers exact touches where the query reach is rounded, at
+// cell sizes both near the box widths and far from them.
+func TestRounding(t *testing.T) {
+	for seed := range uint64(20) {
+		r := rand.New(rand.NewPCG(seed, 99))
+		moving, frozen := roundingBoxes(r, 300), roundingBoxes(r, 60)
+		want := brutePairs(moving, frozen)
+		if len(want) < 200 {
+			t.Fatalf("seed %d: only %d pairs, the scene is too easy", seed, len(want))
+		}
+		for _, cs := range []float64{0, 1e-9, 1e-3, 1, 1e6} {
+			g := NewGrid(cs)
+			g.SetFrozen(frozen)
+			if got := g.FindPairs(moving, nil); !slices.Equal(got, want) {
+				t.Fatalf("seed %d cell %v: %s", seed, cs, diff(got, want))
+			}
+		}
+	}
+}
+
+// TestRandomSmall runs many small random scenes with random cell sizes and
+// splits, to reach corners (wrapping rows, full scans, tiny tables).
+func TestRandomSmall(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	g := NewGrid(0)
+	var dst []Pair
+	for it := range 300 {
+		var moving, frozen []components.AABB
+		switch it % 3 {
+		case 0:
+			moving, frozen = uniformBoxes(r, r.IntN(60), 0.3+r.Float64(), r.NormFloat64()*100, 0), uniformBoxes(r, r.IntN(20), 1, 0, 0)
+		case 1:
+			moving, frozen = mixedBoxes(r, r.IntN(80)), mixedBoxes(r, r.IntN(10))
+		default:
+			moving, frozen = roundingBoxes(r, r.IntN(50)), roundingBoxes(r, r.IntN(10))
+		}
+		g.cellSize = 0
+		if r.IntN(2) == 0 {
+			g.cellSize = math.Pow(10, r.Float64()*6-3)
+		}
+		g.SetFrozen(frozen)
+		g.Update(moving)
+		k := 0
+		if len(moving) > 0 {
+			k = r.IntN(len(moving) + 1)
+		}
+		dst = g.PairsRange(0, k, dst[:0])
+		dst = g.PairsRange(k, len(moving), dst)
+		if want := brutePairs(moving, frozen); !slices.Equal(dst, want) {
+			t.Fatalf("iteration %d cell %v: %s", it, g.cellSize, diff(dst, want))
+		}
+	}
+}

@@ -1,0 +1,221 @@
+package ecs
+
+import (
+	"errors"
+	"fmt"
+
+	arche "github.com/mlange-42/arche/ecs"
+	"github.com/mlange-42/arche/generic"
+	"github.com/tumble2d/tumble/components"
+)
+
+// ErrNotBody is returned (wrapped) for an entity that is not alive or carries
+// no body.
+var ErrNotBody = errors.New("not a live body")
+
+func errorf(format string, args ...any) error {
+	return fmt.Errorf("tumble: "+format, args...)
+}
+
+func entityString(e arche.Entity) string {
+	return fmt.Sprintf("entity %d.%d", e.ID(), e.Generation())
+}
+
+// body resolves e to its component pointers; the pointers are valid until the
+// next structural change.
+func body(w *arche.World, e arche.Entity) (*components.Transform, *components.Velocity,
+	*components.Body, *components.Mass, *components.Force, error) {
+	if !w.Alive(e) {
+		return nil, nil, nil, nil, nil, fmt.Errorf("tumble: %s: %w (removed)", entityString(e), ErrNotBody)
+	}
+	if !hasBody(w, e) {
+		return nil, nil, nil, nil, nil, fmt.Errorf("tumble: %s: %w (no body components)", entityString(e), ErrNotBody)
+	}
+	m := newBodyMap(w)
+	t, v, _, _, b, ms, f := m.Get(e)
+	return t, v, b, ms, f, nil
+}
+
+func checkVec(what string, v components.Vec2) error {
+	if !v.IsFinite() {
+		return errorf("%s %v is NaN or infinite", what, v)
+	}
+	return nil
+}
+
+func checkScalar(what string, x float64) error {
+	if !components.IsFinite(x) {
+		return errorf("%s %v is NaN or infinite", what, x)
+	}
+	return nil
+}
+
+// IsBody reports whether e is alive and carries the body components.
+func IsBody(w *arche.World, e arche.Entity) bool {
+	return w.Alive(e) && hasBody(w, e)
+}
+
+// hasBody reports whether live entity e has the body components; they are
+// added and removed together, so two of them stand for all seven.
+func hasBody(w *arche.World, e arche.Entity) bool {
+	return w.Has(e, arche.ComponentID[components.Body](w)) && w.Has(e, arche.ComponentID[components.Transform](w))
+}
+
+// ApplyForce adds force f (N), applied at the world point p, to the force and
+// torque accumulators of dynamic body e for the next tick, and wakes it.
+func ApplyForce(w *arche.World, e arche.Entity, f, p components.Vec2) error {
+	if err := errors.Join(checkVec("force", f), checkVec("point", p)); err != nil {
+		return err
+	}
+	t, _, b, _, acc, err := body(w, e)
+	if err != nil || b.Type != components.Dynamic {
+		return err
+	}
+	acc.F = acc.F.Add(f)
+	acc.Torque += p.Sub(t.P).Cross(f)
+	return Wake(w, e)
+}
+
+// ApplyForceToCenter adds force f (N) at the centre of mass of dynamic body e
+// for the next tick, and wakes it.
+func ApplyForceToCenter(w *arche.World, e arche.Entity, f components.Vec2) error {
+	if err := checkVec("force", f); err != nil {
+		return err
+	}
+	_, _, b, _, acc, err := body(w, e)
+	if err != nil || b.Type != components.Dynamic {
+		return err
+	}
+	acc.F = acc.F.Add(f)
+	return Wake(w, e)
+}
+
+// ApplyTorque adds torque (N m) to dynamic body e for the next tick, and
+// wakes it.
+func ApplyTorque(w *arche.World, e arche.Entity, torque float64) error {
+	if err := checkScalar("torque", torque); err != nil {
+		return err
+	}
+	_, _, b, _, acc, err := body(w, e)
+	if err != nil || b.Type != components.Dynamic {
+		return err
+	}
+	acc.Torque += torque
+	return Wake(w, e)
+}
+
+// ApplyLinearImpulse changes the velocity of dynamic body e at once by the
+// impulse j (N s) applied at world point p, and wakes it.
+func ApplyLinearImpulse(w *arche.World, e arche.Entity, j, p components.Vec2) error {
+	if err := errors.Join(checkVec("impulse", j), checkVec("point", p)); err != nil {
+		return err
+	}
+	t, v, b, m, _, err := body(w, e)
+	if err != nil || b.Type != components.Dynamic {
+		return err
+	}
+	v.Lin = v.Lin.MulAdd(m.InvMass, j)
+	v.Ang += m.InvInertia * p.Sub(t.P).Cross(j)
+	return Wake(w, e)
+}
+
+// ApplyAngularImpulse changes the angular velocity of dynamic body e at once
+// by the angular impulse j (N m s), and wakes it.
+func ApplyAngularImpulse(w *arche.World, e arche.Entity, j float64) error {
+	if err := checkScalar("angular impulse", j); err != nil {
+		return err
+	}
+	_, v, b, m, _, err := body(w, e)
+	if err != nil || b.Type != components.Dynamic {
+		return err
+	}
+	v.Ang += m.InvInertia * j
+	return Wake(w, e)
+}
+
+// SetTransform teleports body e to position p and angle (radians), and wakes
+// it. Writing the Transform component directly works too; this also checks
+// the values and wakes a sleeping body at once.
+func SetTransform(w *arche.World, e arche.Entity, p components.Vec2, angle float64) error {
+	if err := errors.Join(checkVec("position", p), checkScalar("angle", angle)); err != nil {
+		return err
+	}
+	t, _, _, _, _, err := body(w, e)
+	if err != nil {
+		return err
+	}
+	*t = components.Transform{P: p, R: components.NewRot(angle)}
+	return Wake(w, e)
+}
+
+// SetVelocity sets the linear (m/s) and angular (rad/s) velocity of body e,
+// and wakes it. Static bodies refuse a non-zero velocity.
+func SetVelocity(w *arche.World, e arche.Entity, lin components.Vec2, ang float64) error {
+	if err := errors.Join(checkVec("velocity", lin), checkScalar("angular velocity", ang)); err != nil {
+		return err
+	}
+	_, v, b, _, _, err := body(w, e)
+	if err != nil {
+		return err
+	}
+	if b.Type == components.Static && (lin != components.Vec2{} || ang != 0) {
+		return errorf("%s is static and cannot move", entityString(e))
+	}
+	*v = components.Velocity{Lin: lin, Ang: ang}
+	return Wake(w, e)
+}
+
+// SetMass sets the mass (kg) and rotational inertia (kg m^2) of dynamic body
+// e; both must be > 0 and finite.
+func SetMass(w *arche.World, e arche.Entity, mass, inertia float64) error {
+	if !(mass > 0) || !(inertia > 0) || !components.IsFinite(mass) || !components.IsFinite(inertia) {
+		return errorf("mass %v and inertia %v must be > 0 and finite", mass, inertia)
+	}
+	_, _, b, m, _, err := body(w, e)
+	if err != nil {
+		return err
+	}
+	if b.Type != components.Dynamic {
+		return errorf("%s is %v: only dynamic bodies have mass", entityString(e), b.Type)
+	}
+	*m = components.Mass{Mass: mass, Inertia: inertia, InvMass: 1 / mass, InvInertia: 1 / inertia}
+	return Wake(w, e)
+}
+
+// Wake wakes body e if it sleeps. The rest of its sleeping island wakes on the
+// next tick, when e touches it.
+func Wake(w *arche.World, e arche.Entity) error {
+	if !IsBody(w, e) {
+		return fmt.Errorf("tumble: %s: %w", entityString(e), ErrNotBody)
+	}
+	sl := generic.NewMap[components.Sleeping](w)
+	if sl.Has(e) {
+		w.Remove(e, sl.ID())
+	}
+	return nil
+}
+
+// IsSleeping reports whether body e is asleep.
+func IsSleeping(w *arche.World, e arche.Entity) bool {
+	if !w.Alive(e) {
+		return false
+	}
+	sl := generic.NewMap[components.Sleeping](w)
+	return sl.Has(e)
+}
+
+// RemoveBody removes the body components (and the Sleeping tag) from e,
+// keeping the entity and the game's own components. To remove the entity
+// itself, call arche's World.RemoveEntity; either way the physics forgets the
+// body on the next tick.
+func RemoveBody(w *arche.World, e arche.Entity) error {
+	if !IsBody(w, e) {
+		return fmt.Errorf("tumble: %s: %w", entityString(e), ErrNotBody)
+	}
+	if IsSleeping(w, e) {
+		w.Remove(e, arche.ComponentID[components.Sleeping](w))
+	}
+	m := newBodyMap(w)
+	m.Remove(e)
+	return nil
+}

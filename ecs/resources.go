@@ -1,0 +1,103 @@
+package ecs
+
+import (
+	"time"
+
+	arche "github.com/mlange-42/arche/ecs"
+	"github.com/tumble2d/tumble/components"
+)
+
+// Gravity is the world resource holding the gravitational acceleration in
+// m/s^2. The physics system adds it in Initialize; games change it between
+// ticks with [SetGravity] (the "Falling Bricks" demo turns it as the tablet
+// turns) and the next tick uses the new value.
+type Gravity struct{ V components.Vec2 }
+
+// Stage names one stage of the physics tick, in pipeline order.
+type Stage int
+
+// The stages of one tick, in the order they run.
+const (
+	StageGather Stage = iota
+	StageBroadPhase
+	StageNarrowPhase
+	StageIslands
+	StageSolve
+	StageSleep
+	StageScatter
+	StageEvents
+	NumStages
+)
+
+var stageNames = [NumStages]string{"gather", "broadphase", "narrowphase", "islands", "solve", "sleep", "scatter", "events"}
+
+// String returns the stage's short name, as used in pprof labels and the
+// stress tool's table.
+func (s Stage) String() string {
+	if s < 0 || s >= NumStages {
+		return "invalid"
+	}
+	return stageNames[s]
+}
+
+// Profile is the world resource with the wall time of each stage of the last
+// tick and the counters of what it worked on. It is overwritten by every
+// Update.
+type Profile struct {
+	Stages   [NumStages]time.Duration
+	Step     time.Duration // whole tick
+	Bodies   int           // awake dynamic and kinematic bodies simulated
+	Frozen   int           // static and sleeping bodies seen by the broad phase
+	Pairs    int           // broad-phase candidate pairs
+	Contacts int           // touching manifolds (at least one point)
+	Points   int           // contact points
+	Islands  int           // islands of awake dynamic bodies
+	Colored  int           // contact constraints solved by graph colour (large islands)
+	Colors   int           // colours used by the large-island graph
+}
+
+// BodyError says why a body was left out of a tick: its components held a
+// value the engine cannot simulate (NaN, Inf, a non-unit rotation, a dynamic
+// body without mass). The body is kept, frozen, until the game fixes it.
+type BodyError struct {
+	Entity arche.Entity
+	Field  string
+	Reason string
+}
+
+// Error returns a message naming the entity and the field.
+func (e BodyError) Error() string {
+	return "tumble: body " + entityString(e.Entity) + ": " + e.Field + " " + e.Reason
+}
+
+// Report is the world resource with what the last tick refused: bodies left
+// out because of bad component values. It is overwritten by every Update and
+// valid until the next one.
+type Report struct {
+	Errors []BodyError
+}
+
+// SetGravity sets the world gravity used from the next tick on. It returns an
+// error for a non-finite value or a world without the physics resources.
+func SetGravity(w *arche.World, g components.Vec2) error {
+	if !g.IsFinite() {
+		return errorf("gravity %v is NaN or infinite", g)
+	}
+	id := arche.ResourceID[Gravity](w)
+	res, ok := w.Resources().Get(id).(*Gravity)
+	if !ok || res == nil {
+		return errorf("world has no Gravity resource: call Physics.Initialize first")
+	}
+	res.V = g
+	return nil
+}
+
+// GetGravity returns the world gravity, or zero if the physics has not been
+// initialised on w.
+func GetGravity(w *arche.World) components.Vec2 {
+	id := arche.ResourceID[Gravity](w)
+	if res, ok := w.Resources().Get(id).(*Gravity); ok && res != nil {
+		return res.V
+	}
+	return components.Vec2{}
+}

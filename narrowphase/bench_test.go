@@ -1,0 +1,99 @@
+package narrowphase
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/tumble2d/tumble/components"
+)
+
+type pair struct {
+	a, b     components.Shape
+	xfA, xfB components.Transform
+}
+
+// overlappingPairs returns n random pairs of the given kinds that overlap
+// (true signed distance < 0), from a fixed seed.
+func overlappingPairs(n int, ka, kb components.ShapeKind) []pair {
+	r := rand.New(rand.NewPCG(11, uint64(ka)<<8|uint64(kb)))
+	ps := make([]pair, 0, n)
+	for len(ps) < n {
+		a, b := randShape(r, ka), randShape(r, kb)
+		xfA, xfB := randPair(r, a, b)
+		if pairSD(a, xfA, b, xfB) < 0 {
+			ps = append(ps, pair{a, b, xfA, xfB})
+		}
+	}
+	return ps
+}
+
+// TestNoAllocs checks that every kernel, reached through Collide in both
+// argument orders and over overlapping, speculative and separated pairs,
+// performs zero heap allocations per call (testing.AllocsPerRun, exact 0).
+func TestNoAllocs(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	kinds := [...]components.ShapeKind{components.ShapeCircle, components.ShapeBox}
+	var ps []pair
+	for range 256 {
+		a, b := randShape(r, kinds[r.IntN(2)]), randShape(r, kinds[r.IntN(2)])
+		xfA, xfB := randPair(r, a, b)
+		ps = append(ps, pair{a, b, xfA, xfB})
+	}
+	var sink int
+	allocs := testing.AllocsPerRun(20, func() {
+		for _, p := range ps {
+			sink += Collide(p.a, p.xfA, p.b, p.xfB, 0.1).Count
+			sink += Collide(p.b, p.xfB, p.a, p.xfA, 0.1).Count
+		}
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocations per run of %d pairs", allocs, 2*len(ps))
+	}
+	if sink == 0 {
+		t.Fatal("no contacts at all")
+	}
+}
+
+const benchPairs = 4096
+
+var benchSink int
+
+func reportPerPair(b *testing.B, n int) {
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/pair")
+}
+
+func BenchmarkCollideCircles(b *testing.B) {
+	ps := overlappingPairs(benchPairs, components.ShapeCircle, components.ShapeCircle)
+	b.ResetTimer()
+	for b.Loop() {
+		for i := range ps {
+			p := &ps[i]
+			benchSink += CollideCircles(p.a.Radius, p.xfA, p.b.Radius, p.xfB, 0.02).Count
+		}
+	}
+	reportPerPair(b, len(ps))
+}
+
+func BenchmarkCollideBoxCircle(b *testing.B) {
+	ps := overlappingPairs(benchPairs, components.ShapeBox, components.ShapeCircle)
+	b.ResetTimer()
+	for b.Loop() {
+		for i := range ps {
+			p := &ps[i]
+			benchSink += CollideBoxCircle(p.a.Half, p.xfA, p.b.Radius, p.xfB, 0.02).Count
+		}
+	}
+	reportPerPair(b, len(ps))
+}
+
+func BenchmarkCollideBoxes(b *testing.B) {
+	ps := overlappingPairs(benchPairs, components.ShapeBox, components.ShapeBox)
+	b.ResetTimer()
+	for b.Loop() {
+		for i := range ps {
+			p := &ps[i]
+			benchSink += CollideBoxes(p.a.Half, p.xfA, p.b.Half, p.xfB, 0.02).Count
+		}
+	}
+	reportPerPair(b, len(ps))
+}

@@ -1,0 +1,341 @@
+package narrowphase
+
+import (
+	"math"
+
+	"github.com/tumble2d/tumble/components"
+)
+
+// CollideBoxes returns the manifold of a box of half extents ha at pose xfA
+// against a box of half extents hb at pose xfB. It follows Box2D v3
+// b2CollidePolygons / b2ClipPolygons and Catto's "Contact Manifolds" (GDC
+// 2007):
+//
+//  1. Separating axes. For two convex polygons the minimum translation
+//     distance, and for separated ones a separating axis, is found among the
+//     face normals. Each box's best face is the one whose plane has the
+//     largest signed distance to the other box's deepest vertex. If either is
+//     above margin the boxes are farther apart than margin (a face
+//     separation is a lower bound on the distance) and the result is empty.
+//  2. Reference face: A's best face unless B's separation is larger by more
+//     than 0.1 * linear slop (0.0005 m), so the role does not flip-flop on a
+//     resting stack where both are zero up to round-off.
+//  3. Incident edge: the edge of the other box whose normal is most
+//     anti-parallel to the reference normal. It holds the other box's
+//     deepest vertex along that normal.
+//  4. Separated pairs (reference separation > 0) whose closest features, the
+//     closest points between the reference and incident edges, are two
+//     corners get one corner-to-corner point with the corner-to-corner
+//     normal, as in Box2D v3; clipping would otherwise lose them when the
+//     incident edge lies wholly beyond the reference face's side planes.
+//  5. Otherwise the incident edge is clipped (Sutherland-Hodgman) against
+//     the two side planes of the reference face; each clipped end whose
+//     separation from the reference plane is at most margin becomes a point,
+//     moved half its separation back along the normal so it lies midway
+//     between the surfaces.
+//
+// All the work happens in the reference box's frame: aligned configurations
+// (a box stacked on another, side-by-side neighbours) then give exactly zero
+// separations and axis-aligned normals. If the reference face is on B, the
+// normal is negated so it still points from A to B.
+//
+// Guarantees, with d the true signed distance (negative: minus the
+// penetration depth) and tol = 0.1 * linear slop:
+//   - Count > 0 implies d <= margin, and every point's separation is >= d
+//     (never reports a contact that is not there, never over-reports depth by
+//     more than tol; see below).
+//   - Overlapping pairs: the minimum separation is the deeper of the two
+//     reference candidates, exactly -depth unless A's and B's best face
+//     separations are within tol of each other, when it is within tol of it.
+//   - Separated pairs: the minimum separation equals d when the closest
+//     features lie on the reference and incident edges, which the property
+//     tests check on random pairs.
+//
+// Feature ids: see the bit layout beside idClipEnd in manifold.go.
+func CollideBoxes(ha components.Vec2, xfA components.Transform, hb components.Vec2, xfB components.Transform, margin float64) Manifold {
+	relB := relative(xfA, xfB) // B in A's frame
+	relA := relative(xfB, xfA) // A in B's frame
+	var wb, wa [4]components.Vec2
+	boxVertices(&wb, hb, relB)
+	edgeA, sepA := maxSeparation(ha, &wb)
+	if !(sepA <= margin) {
+		return Manifold{}
+	}
+	boxVertices(&wa, ha, relA)
+	edgeB, sepB := maxSeparation(hb, &wa)
+	if !(sepB <= margin) {
+		return Manifold{}
+	}
+	if sepB > sepA+referenceTolerance {
+		m := refManifold(hb, xfB, edgeB, sepB, &wa, relA.R, margin)
+		m.Normal = m.Normal.Neg()
+		for i := 0; i < m.Count; i++ {
+			m.Points[i].ID |= idRefIsB
+		}
+		return m
+	}
+	return refManifold(ha, xfA, edgeA, sepA, &wb, relB.R, margin)
+}
+
+// cornerOffset (m) is the offset along the reference face below which a
+// separated corner pair counts as lying straight across the gap. It only has
+// to exceed round-off in the reference frame (~1e-15 m for metre-sized
+// scenes), so that exactly aligned columns do not alternate between one and
+// two points.
+const cornerOffset = 1e-9
+
+// boxVertices writes the vertices of a box of half extents h at pose xf,
+// counter-clockwise from (-hx, -hy).
+func boxVertices(v *[4]components.Vec2, h components.Vec2, xf components.Transform) {
+	ux := xf.R.X().Scale(h.X)
+	uy := xf.R.Y().Scale(h.Y)
+	v[0] = xf.P.Sub(ux).Sub(uy)
+	v[1] = xf.P.Add(ux).Sub(uy)
+	v[2] = xf.P.Add(ux).Add(uy)
+	v[3] = xf.P.Sub(ux).Add(uy)
+}
+
+// faceNormal returns the outward normal of edge i of an axis-aligned box.
+func faceNormal(i int) components.Vec2 {
+	switch i & 3 {
+	case 0:
+		return components.Vec2{X: 0, Y: -1}
+	case 1:
+		return components.Vec2{X: 1, Y: 0}
+	case 2:
+		return components.Vec2{X: 0, Y: 1}
+	}
+	return components.Vec2{X: -1, Y: 0}
+}
+
+// boxVertex returns vertex i of an axis-aligned box of half extents h.
+func boxVertex(h components.Vec2, i int) components.Vec2 {
+	switch i & 3 {
+	case 0:
+		return components.Vec2{X: -h.X, Y: -h.Y}
+	case 1:
+		return components.Vec2{X: h.X, Y: -h.Y}
+	case 2:
+		return components.Vec2{X: h.X, Y: h.Y}
+	}
+	return components.Vec2{X: -h.X, Y: h.Y}
+}
+
+// maxSeparation returns the face of the axis-aligned box h (in its own frame)
+// with the largest separation from the convex polygon w, and that
+// separation. The separation of face i is min_j (w_j - v_i) . n_i, which for
+// the axis-aligned faces reduces to extreme coordinates of w (Box2D
+// b2FindMaxSeparation). Ties keep the lowest edge index.
+func maxSeparation(h components.Vec2, w *[4]components.Vec2) (int, float64) {
+	minX, maxX := w[0].X, w[0].X
+	minY, maxY := w[0].Y, w[0].Y
+	for i := 1; i < 4; i++ {
+		minX = math.Min(minX, w[i].X)
+		maxX = math.Max(maxX, w[i].X)
+		minY = math.Min(minY, w[i].Y)
+		maxY = math.Max(maxY, w[i].Y)
+	}
+	best, sep := 0, -maxY-h.Y
+	if s := minX - h.X; s > sep {
+		best, sep = 1, s
+	}
+	if s := minY - h.Y; s > sep {
+		best, sep = 2, s
+	}
+	if s := -maxX - h.X; s > sep {
+		best, sep = 3, s
+	}
+	return best, sep
+}
+
+// incidentEdge returns the edge of the other box, rotated by r into the
+// reference frame, whose outward normal is most anti-parallel to n. Ties keep
+// the lowest index.
+func incidentEdge(r components.Rot, n components.Vec2) int {
+	best, minDot := 0, math.Inf(1)
+	for j := 0; j < 4; j++ {
+		if d := r.Rotate(faceNormal(j)).Dot(n); d < minDot {
+			best, minDot = j, d
+		}
+	}
+	return best
+}
+
+// refManifold builds the manifold with the reference face ref of the box
+// href at pose xfRef against the other box, whose vertices w are given in
+// the reference frame and whose rotation relative to it is r. sepRef is the
+// reference face's separation. The normal points from the reference box to
+// the other one; IDs carry no reference-side bit.
+func refManifold(href components.Vec2, xfRef components.Transform, ref int, sepRef float64, w *[4]components.Vec2, r components.Rot, margin float64) Manifold {
+	n := faceNormal(ref)
+	inc := incidentEdge(r, n)
+	v11, v12 := boxVertex(href, ref), boxVertex(href, ref+1)
+	w21, w22 := w[inc], w[(inc+1)&3]
+
+	if sepRef > 0 {
+		// Separated: sepRef > 0 makes n a separating axis. If the closest
+		// features of the two edges are two corners offset along the
+		// reference face, the face normal is not the closest direction and
+		// the corner-to-corner normal is used instead (Box2D v3). A corner
+		// pair lying straight across the gap (an aligned column of
+		// equal boxes) keeps the two clipped points, so a hovering box gets
+		// the same manifold, and the same IDs, as a resting one.
+		c := closestEdges(v11, v12, w21, w22)
+		if c.corner && math.Abs(c.c2.Sub(c.c1).Dot(n.Perp())) > cornerOffset {
+			return cornerManifold(xfRef, c, ref, inc, margin)
+		}
+		m := clipManifold(xfRef, n, v11, v12, w21, w22, ref, inc, margin)
+		if m.Count == 0 {
+			// The incident edge lies beyond a side plane, or its clipped
+			// ends lie beyond margin while a closer pair exists: report
+			// the closest pair (empty if it too is beyond margin).
+			return cornerManifold(xfRef, c, ref, inc, margin)
+		}
+		return m
+	}
+	m := clipManifold(xfRef, n, v11, v12, w21, w22, ref, inc, margin)
+	if m.Count == 0 {
+		// Overlapping, but the clipped incident edge is empty. For boxes
+		// whose reference face is within tol of the least-penetration face
+		// the deepest incident vertex lies between the side planes, so this
+		// is a numerical safety net: keep the deepest vertex.
+		p, s := w21, w21.Sub(v11).Dot(n)
+		if s2 := w22.Sub(v11).Dot(n); s2 < s {
+			p, s = w22, s2
+		}
+		if s <= margin {
+			m.Normal = xfRef.R.Rotate(n)
+			m.Points[0] = Point{P: xfRef.Apply(p.MulAdd(-0.5*s, n)), Separation: s, ID: uint32(ref | inc<<2)}
+			m.Count = 1
+		}
+	}
+	return m
+}
+
+// clipManifold clips the incident edge w21-w22 against the side planes of the
+// reference edge v11-v12 (outward normal n, all in the reference frame) and
+// keeps the clipped ends within margin of the reference plane.
+//
+// The side planes are t . (p - v11) >= 0 and t . (p - v12) <= 0 with t the
+// reference edge direction. Clipping a segment against two parallel planes
+// (Sutherland-Hodgman) keeps the parameter interval [u0, u1] of
+// p(u) = (1-u) w21 + u w22; the ends are written in that lerp form so that
+// u = 0 and u = 1 reproduce the vertices exactly (exact zero separations for
+// aligned stacks). A degenerate interval (u0 == u1, the edge only grazes a
+// side plane) gives a single point rather than two coincident ones, which
+// would make a block solver's 2x2 system singular.
+func clipManifold(xfRef components.Transform, n, v11, v12, w21, w22 components.Vec2, ref, inc int, margin float64) Manifold {
+	t := n.Perp()
+	upper := v12.Sub(v11).Dot(t)
+	a := w21.Sub(v11).Dot(t)
+	b := w22.Sub(v11).Dot(t)
+	u0, u1 := 0.0, 1.0
+	if den := b - a; den != 0 {
+		ta, tb := -a/den, (upper-a)/den
+		if ta > tb {
+			ta, tb = tb, ta
+		}
+		u0 = math.Max(u0, ta)
+		u1 = math.Min(u1, tb)
+		if !(u0 <= u1) {
+			return Manifold{}
+		}
+	} else if a < 0 || a > upper {
+		return Manifold{}
+	}
+	var m Manifold
+	nw := xfRef.R.Rotate(n)
+	id := uint32(ref | inc<<2)
+	add := func(u float64, id uint32) {
+		p := w21.Scale(1 - u).Add(w22.Scale(u))
+		s := p.Sub(v11).Dot(n)
+		if s <= margin {
+			m.Points[m.Count] = Point{P: xfRef.Apply(p.MulAdd(-0.5*s, n)), Separation: s, ID: id}
+			m.Count++
+		}
+	}
+	add(u0, id)
+	if u1 > u0 {
+		add(u1, id|idClipEnd)
+	}
+	if m.Count > 0 {
+		m.Normal = nw
+	}
+	return m
+}
+
+// edgePair is the closest pair of points between a reference edge and an
+// incident edge.
+type edgePair struct {
+	c1, c2   components.Vec2 // closest points on the reference and incident edges
+	dist     float64         // |c2 - c1|
+	distSq   float64         // squared distance used while searching
+	corner   bool            // both closest points are vertices
+	interior bool            // the minimising projection fell inside its segment
+	v1, v2   int             // which vertex (0 first, 1 second) of each edge, when corner
+}
+
+// closestEdges returns the closest points between segments p1-q1 and p2-q2,
+// which must not intersect (they belong to separated boxes). For disjoint
+// segments in the plane, one closest point is always an endpoint, so the
+// minimum of the four endpoint-to-segment distances is exact; the pair is a
+// corner pair when the minimising projection clamps to an endpoint. Ties keep
+// the first candidate, which makes exactly-aligned corner pairs corner pairs.
+func closestEdges(p1, q1, p2, q2 components.Vec2) edgePair {
+	best := edgePair{distSq: math.Inf(1)}
+	try := func(p, a, b components.Vec2, pOnRef bool, pv int) {
+		ab := b.Sub(a)
+		den := ab.LenSq()
+		u := 0.0
+		if den > 0 {
+			u = math.Max(0, math.Min(1, p.Sub(a).Dot(ab)/den))
+		}
+		c := a.Scale(1 - u).Add(b.Scale(u))
+		dsq := p.Sub(c).LenSq()
+		if !(dsq < best.distSq) {
+			return
+		}
+		best.distSq = dsq
+		best.interior = u > 0 && u < 1
+		qv := 0
+		if u >= 1 {
+			qv = 1
+		}
+		if pOnRef {
+			best.c1, best.c2, best.v1, best.v2 = p, c, pv, qv
+		} else {
+			best.c1, best.c2, best.v1, best.v2 = c, p, qv, pv
+		}
+	}
+	try(p1, p2, q2, true, 0)
+	try(q1, p2, q2, true, 1)
+	try(p2, p1, q1, false, 0)
+	try(q2, p1, q1, false, 1)
+	best.corner = !best.interior
+	// Hypot rather than sqrt(distSq): distSq may underflow for nearly
+	// touching corners, Hypot keeps a positive distance whenever the points
+	// differ.
+	d := best.c2.Sub(best.c1)
+	best.dist = math.Hypot(d.X, d.Y)
+	return best
+}
+
+// cornerManifold returns the single-point manifold of a separated closest
+// pair c: normal from c.c1 (reference box) to c.c2, point at the midpoint,
+// separation the distance (Box2D v3 b2CollidePolygons, vertex-vertex case).
+func cornerManifold(xfRef components.Transform, c edgePair, ref, inc int, margin float64) Manifold {
+	if !(c.dist <= margin) || !(c.dist > 0) {
+		return Manifold{}
+	}
+	d := c.c2.Sub(c.c1)
+	n := components.Vec2{X: d.X / c.dist, Y: d.Y / c.dist}
+	var m Manifold
+	m.Normal = xfRef.R.Rotate(n)
+	m.Points[0] = Point{
+		P:          xfRef.Apply(c.c1.Add(c.c2).Scale(0.5)),
+		Separation: c.dist,
+		ID:         uint32((ref+c.v1)&3|((inc+c.v2)&3)<<2) | idCornerPts,
+	}
+	m.Count = 1
+	return m
+}

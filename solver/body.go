@@ -1,0 +1,102 @@
+package solver
+
+import (
+	"math"
+
+	"github.com/tumble2d/tumble/components"
+)
+
+// Kind says how a contact side or a body row moves.
+type Kind uint8
+
+const (
+	// KindStatic bodies never move and have no row ([Contact] index -1).
+	KindStatic Kind = iota
+	// KindDynamic bodies are moved by the solver.
+	KindDynamic
+	// KindKinematic bodies move by their own constant velocity; the solver
+	// reads but never writes them.
+	KindKinematic
+)
+
+// BodyState is the hot per-body row of an awake body, read and written in
+// the innermost loops: velocity, and the change of position and rotation
+// since the start of the step. Storing deltas instead of poses keeps the
+// separation update precise far from the origin (Box2D v3 b2BodyState).
+type BodyState struct {
+	V  components.Vec2 // linear velocity, m/s
+	W  float64         // angular velocity, rad/s
+	DP components.Vec2 // position change this step, m
+	DQ components.Rot  // rotation change this step
+}
+
+// BodySim is the cold per-body row: what integration needs besides the state.
+type BodySim struct {
+	X              components.Transform // pose at the start of the step
+	InvMass        float64
+	InvInertia     float64
+	Force          components.Vec2 // applied force this step, N
+	Torque         float64         // applied torque this step, N m
+	GravityScale   float64
+	LinearDamping  float64
+	AngularDamping float64
+	MaxExtent      float64 // largest distance from the centre to the shape, m
+	Kind           Kind
+}
+
+// integrateVelocities advances the velocities of rows [lo, hi) of list (or of
+// rows lo..hi-1 when list is nil) by one substep h: symplectic Euler with the
+// damping of Box2D, v' = v/(1 + h c) + h (g s + F/m).
+func integrateVelocities(p *stepParams, bodies []BodyState, sims []BodySim, list []int32, lo, hi int) {
+	for k := lo; k < hi; k++ {
+		i := int32(k)
+		if list != nil {
+			i = list[k]
+		}
+		sim := &sims[i]
+		if sim.Kind != KindDynamic {
+			continue
+		}
+		st := &bodies[i]
+		linDamp := 1 / (1 + p.h*sim.LinearDamping)
+		angDamp := 1 / (1 + p.h*sim.AngularDamping)
+		dv := p.gravity.Scale(sim.GravityScale).MulAdd(sim.InvMass, sim.Force)
+		v := st.V.Scale(linDamp).MulAdd(p.h, dv)
+		w := st.W*angDamp + p.h*sim.InvInertia*sim.Torque
+		// Clamp runaway speeds (a user teleport into deep overlap, say) so a
+		// body can never cross more than MaxLinearSpeed*h in one substep.
+		if vv := v.LenSq(); vv > p.maxSpeedSq {
+			v = v.Scale(p.maxSpeed / math.Sqrt(vv))
+		}
+		st.V, st.W = v, w
+	}
+}
+
+// integratePositions advances the position and rotation deltas of the
+// dynamic rows by one substep.
+func integratePositions(p *stepParams, bodies []BodyState, sims []BodySim, list []int32, lo, hi int) {
+	for k := lo; k < hi; k++ {
+		i := int32(k)
+		if list != nil {
+			i = list[k]
+		}
+		if sims[i].Kind != KindDynamic {
+			continue
+		}
+		st := &bodies[i]
+		st.DQ = st.DQ.Integrate(p.h * st.W)
+		st.DP = st.DP.MulAdd(p.h, st.V)
+	}
+}
+
+// FinalPose returns the pose of a body at the end of the step from its start
+// pose and state. Kinematic bodies move exactly by their velocity over dt.
+func FinalPose(sim *BodySim, st *BodyState, dt float64) components.Transform {
+	switch sim.Kind {
+	case KindDynamic:
+		return components.Transform{P: sim.X.P.Add(st.DP), R: st.DQ.Mul(sim.X.R).Normalize()}
+	case KindKinematic:
+		return components.Transform{P: sim.X.P.MulAdd(dt, st.V), R: components.NewRot(dt * st.W).Mul(sim.X.R).Normalize()}
+	}
+	return sim.X
+}

@@ -1,0 +1,236 @@
+package solver
+
+import (
+	"math"
+
+	"github.com/tumble2d/tumble/components"
+)
+
+// ContactPoint is one point of a [Contact] constraint.
+type ContactPoint struct {
+	// RA and RB are the anchors: the contact point relative to the centres of
+	// A and B, in world axes at the start of the step. They stay fixed over
+	// the substeps (the Jacobian is not re-linearised).
+	RA, RB components.Vec2
+	// BaseSeparation is the separation at the start of the step minus
+	// dot(RB - RA, n), so that the current separation is
+	// BaseSeparation + dot((DPB + DQB RB) - (DPA + DQA RA), n).
+	BaseSeparation float64
+	NormalMass     float64 // 1 / (effective mass along the normal)
+	TangentMass    float64 // 1 / (effective mass along the tangent)
+	NormalImpulse  float64 // accumulated, N s; warm-started from the cache
+	TangentImpulse float64 // accumulated, N s; warm-started from the cache
+	// MaxNormalImpulse is the largest normal impulse applied in one substep:
+	// restitution applies only to points that really pushed.
+	MaxNormalImpulse float64
+	// RelativeVelocity is the normal relative velocity before the step, the
+	// target of restitution.
+	RelativeVelocity float64
+	ID               uint32 // narrow-phase feature id
+}
+
+// Contact is the constraint of one touching manifold between bodies A and B.
+// A static side has index -1 and kind [KindStatic].
+type Contact struct {
+	A, B         int32
+	KindA, KindB Kind
+	Count        int32 // points in use, 0..2
+	Normal       components.Vec2
+	Friction     float64
+	Restitution  float64
+	InvMassA     float64
+	InvIA        float64
+	InvMassB     float64
+	InvIB        float64
+	Soft         Softness
+	Points       [2]ContactPoint
+}
+
+// Prepare fills the anchors and effective masses of c from the body rows and
+// its manifold points (already in c.Points[i].RA as world points, see
+// [Contact.SetPoint]), and measures the relative normal velocity for
+// restitution. centerA and centerB are the body centres at the start of the
+// step.
+func (c *Contact) Prepare(bodies []BodyState, centerA, centerB components.Vec2) {
+	vA, wA := sideVelocity(bodies, c.A, c.KindA)
+	vB, wB := sideVelocity(bodies, c.B, c.KindB)
+	n := c.Normal
+	t := n.RightPerp()
+	mA, iA, mB, iB := c.InvMassA, c.InvIA, c.InvMassB, c.InvIB
+	for j := int32(0); j < c.Count; j++ {
+		cp := &c.Points[j]
+		p := cp.RA // world point, stored there by SetPoint
+		rA, rB := p.Sub(centerA), p.Sub(centerB)
+		cp.RA, cp.RB = rA, rB
+		cp.BaseSeparation -= rB.Sub(rA).Dot(n)
+		rnA, rnB := rA.Cross(n), rB.Cross(n)
+		if k := mA + mB + iA*rnA*rnA + iB*rnB*rnB; k > 0 {
+			cp.NormalMass = 1 / k
+		}
+		rtA, rtB := rA.Cross(t), rB.Cross(t)
+		if k := mA + mB + iA*rtA*rtA + iB*rtB*rtB; k > 0 {
+			cp.TangentMass = 1 / k
+		}
+		dv := vB.Add(components.CrossSV(wB, rB)).Sub(vA.Add(components.CrossSV(wA, rA)))
+		cp.RelativeVelocity = dv.Dot(n)
+		cp.MaxNormalImpulse = 0
+	}
+}
+
+// SetPoint stores manifold point j before [Contact.Prepare]: its world
+// position, its separation, its feature id and the impulses to warm start.
+func (c *Contact) SetPoint(j int, world components.Vec2, separation float64, id uint32, normalImpulse, tangentImpulse float64) {
+	c.Points[j] = ContactPoint{RA: world, BaseSeparation: separation, ID: id,
+		NormalImpulse: normalImpulse, TangentImpulse: tangentImpulse}
+}
+
+func sideVelocity(bodies []BodyState, i int32, k Kind) (components.Vec2, float64) {
+	if k == KindStatic {
+		return components.Vec2{}, 0
+	}
+	return bodies[i].V, bodies[i].W
+}
+
+// sidePose returns the position and rotation change of a contact side after
+// time t of the step. Kinematic bodies move at constant velocity, so their
+// pose is computed, not read: no task writes their rows during the solve.
+func sidePose(bodies []BodyState, i int32, k Kind, t float64) (components.Vec2, components.Rot) {
+	switch k {
+	case KindDynamic:
+		return bodies[i].DP, bodies[i].DQ
+	case KindKinematic:
+		return bodies[i].V.Scale(t), components.Rot{C: 1, S: t * bodies[i].W}.Normalize()
+	}
+	return components.Vec2{}, components.Identity
+}
+
+func warmStart(c *Contact, bodies []BodyState) {
+	n := c.Normal
+	t := n.RightPerp()
+	var vA, vB components.Vec2
+	var wA, wB float64
+	if c.KindA == KindDynamic {
+		vA, wA = bodies[c.A].V, bodies[c.A].W
+	}
+	if c.KindB == KindDynamic {
+		vB, wB = bodies[c.B].V, bodies[c.B].W
+	}
+	for j := int32(0); j < c.Count; j++ {
+		cp := &c.Points[j]
+		P := n.Scale(cp.NormalImpulse).MulAdd(cp.TangentImpulse, t)
+		vA = vA.MulAdd(-c.InvMassA, P)
+		wA -= c.InvIA * cp.RA.Cross(P)
+		vB = vB.MulAdd(c.InvMassB, P)
+		wB += c.InvIB * cp.RB.Cross(P)
+	}
+	if c.KindA == KindDynamic {
+		bodies[c.A].V, bodies[c.A].W = vA, wA
+	}
+	if c.KindB == KindDynamic {
+		bodies[c.B].V, bodies[c.B].W = vB, wB
+	}
+}
+
+// solveContact runs one sequential-impulse pass over the points of c: the
+// non-penetration rows first, then friction with the fresh normal impulses.
+// elapsed is the time since the start of the step (for kinematic poses);
+// useBias selects the soft push-out (solve) or none (relax).
+func solveContact(c *Contact, bodies []BodyState, p *stepParams, elapsed float64, useBias bool) {
+	vA, wA := sideVelocity(bodies, c.A, c.KindA)
+	vB, wB := sideVelocity(bodies, c.B, c.KindB)
+	dpA, dqA := sidePose(bodies, c.A, c.KindA, elapsed)
+	dpB, dqB := sidePose(bodies, c.B, c.KindB, elapsed)
+	mA, iA, mB, iB := c.InvMassA, c.InvIA, c.InvMassB, c.InvIB
+	n := c.Normal
+	dp := dpB.Sub(dpA)
+	for j := int32(0); j < c.Count; j++ {
+		cp := &c.Points[j]
+		rA, rB := cp.RA, cp.RB
+		// Current separation from the deltas, with rotated anchors: exact for
+		// rigid motion of the two anchor points (Box2D v3 b2SolveContact).
+		d := dp.Add(dqB.Rotate(rB)).Sub(dqA.Rotate(rA))
+		s := d.Dot(n) + cp.BaseSeparation
+		bias, massScale, impulseScale := 0.0, 1.0, 0.0
+		if s > 0 {
+			// Speculative: allow closing the gap within this substep, no more.
+			bias = s * p.invH
+		} else if useBias {
+			bias = math.Max(c.Soft.BiasRate*s, -p.maxPushOut)
+			massScale, impulseScale = c.Soft.MassScale, c.Soft.ImpulseScale
+		}
+		dv := vB.Add(components.CrossSV(wB, rB)).Sub(vA.Add(components.CrossSV(wA, rA)))
+		vn := dv.Dot(n)
+		impulse := -cp.NormalMass*massScale*(vn+bias) - impulseScale*cp.NormalImpulse
+		newImpulse := math.Max(cp.NormalImpulse+impulse, 0)
+		impulse = newImpulse - cp.NormalImpulse
+		cp.NormalImpulse = newImpulse
+		cp.MaxNormalImpulse = math.Max(cp.MaxNormalImpulse, impulse)
+		P := n.Scale(impulse)
+		vA = vA.MulAdd(-mA, P)
+		wA -= iA * rA.Cross(P)
+		vB = vB.MulAdd(mB, P)
+		wB += iB * rB.Cross(P)
+	}
+	t := n.RightPerp()
+	for j := int32(0); j < c.Count; j++ {
+		cp := &c.Points[j]
+		rA, rB := cp.RA, cp.RB
+		dv := vB.Add(components.CrossSV(wB, rB)).Sub(vA.Add(components.CrossSV(wA, rA)))
+		vt := dv.Dot(t)
+		impulse := -cp.TangentMass * vt
+		maxF := c.Friction * cp.NormalImpulse
+		newImpulse := math.Max(-maxF, math.Min(cp.TangentImpulse+impulse, maxF))
+		impulse = newImpulse - cp.TangentImpulse
+		cp.TangentImpulse = newImpulse
+		P := t.Scale(impulse)
+		vA = vA.MulAdd(-mA, P)
+		wA -= iA * rA.Cross(P)
+		vB = vB.MulAdd(mB, P)
+		wB += iB * rB.Cross(P)
+	}
+	if c.KindA == KindDynamic {
+		bodies[c.A].V, bodies[c.A].W = vA, wA
+	}
+	if c.KindB == KindDynamic {
+		bodies[c.B].V, bodies[c.B].W = vB, wB
+	}
+}
+
+// applyRestitution adds the bounce once after the substeps: points that
+// approached faster than the threshold and really pushed get a normal
+// velocity of -e times their approach velocity (Box2D v3
+// b2ApplyRestitution).
+func applyRestitution(c *Contact, bodies []BodyState, p *stepParams) {
+	if c.Restitution == 0 {
+		return
+	}
+	vA, wA := sideVelocity(bodies, c.A, c.KindA)
+	vB, wB := sideVelocity(bodies, c.B, c.KindB)
+	mA, iA, mB, iB := c.InvMassA, c.InvIA, c.InvMassB, c.InvIB
+	n := c.Normal
+	for j := int32(0); j < c.Count; j++ {
+		cp := &c.Points[j]
+		if cp.RelativeVelocity > -p.restitutionThreshold || cp.MaxNormalImpulse == 0 {
+			continue
+		}
+		rA, rB := cp.RA, cp.RB
+		dv := vB.Add(components.CrossSV(wB, rB)).Sub(vA.Add(components.CrossSV(wA, rA)))
+		vn := dv.Dot(n)
+		impulse := -cp.NormalMass * (vn + c.Restitution*cp.RelativeVelocity)
+		newImpulse := math.Max(cp.NormalImpulse+impulse, 0)
+		impulse = newImpulse - cp.NormalImpulse
+		cp.NormalImpulse = newImpulse
+		cp.MaxNormalImpulse = math.Max(cp.MaxNormalImpulse, impulse)
+		P := n.Scale(impulse)
+		vA = vA.MulAdd(-mA, P)
+		wA -= iA * rA.Cross(P)
+		vB = vB.MulAdd(mB, P)
+		wB += iB * rB.Cross(P)
+	}
+	if c.KindA == KindDynamic {
+		bodies[c.A].V, bodies[c.A].W = vA, wA
+	}
+	if c.KindB == KindDynamic {
+		bodies[c.B].V, bodies[c.B].W = vB, wB
+	}
+}

@@ -1,0 +1,32 @@
+package solver
+
+// Task is a unit of parallel work over an index range.
+type Task interface {
+	// Run processes the items [lo, hi); worker is the index of the calling
+	// worker, in [0, workers), for per-worker scratch.
+	Run(lo, hi, worker int)
+}
+
+// Executor runs tasks over index ranges. Package systems provides one backed
+// by long-lived worker goroutines; [Serial] runs everything on the caller.
+type Executor interface {
+	// For calls t.Run on blocks that cover [0, n) exactly once, each of at
+	// least grain items (except the last), possibly concurrently, and returns
+	// when all have finished.
+	For(n, grain int, t Task)
+	// Workers returns the number of workers (>= 1).
+	Workers() int
+}
+
+// Serial is the [Executor] that runs every block on the calling goroutine.
+type Serial struct{}
+
+// For runs t over [0, n) as a single block.
+func (Serial) For(n, grain int, t Task) {
+	if n > 0 {
+		t.Run(0, n, 0)
+	}
+}
+
+// Workers returns 1.
+func (Serial) Workers() int { return 1 }

@@ -1,0 +1,144 @@
+package systems
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+
+	"github.com/tumble2d/tumble/components"
+)
+
+// MixRule combines the friction or restitution of two bodies into the value
+// of their contact.
+type MixRule uint8
+
+const (
+	// MixGeometric is sqrt(a b): Box2D's default for friction, so a body with
+	// zero friction makes every contact of it frictionless.
+	MixGeometric MixRule = iota
+	// MixMax is max(a, b): Box2D's default for restitution, so a bouncy ball
+	// bounces on any floor.
+	MixMax
+	// MixMin is min(a, b).
+	MixMin
+	// MixMultiply is a b (Chipmunk multiplies restitutions and frictions).
+	MixMultiply
+	// MixAverage is (a + b) / 2.
+	MixAverage
+)
+
+// Mix applies the rule to a and b.
+func (r MixRule) Mix(a, b float64) float64 {
+	switch r {
+	case MixMax:
+		return math.Max(a, b)
+	case MixMin:
+		return math.Min(a, b)
+	case MixMultiply:
+		return a * b
+	case MixAverage:
+		return 0.5 * (a + b)
+	}
+	return math.Sqrt(a * b)
+}
+
+// Config holds the settings of a [Physics]. Start from [DefaultConfig].
+type Config struct {
+	Dt       float64         // fixed step, s (default 1/60)
+	SubSteps int             // solver substeps per step (default 4)
+	Gravity  components.Vec2 // initial gravity, m/s^2; change it at run time with ecs.SetGravity
+	// Workers is the number of goroutines that share a step, the caller
+	// included; 0 means runtime.GOMAXPROCS(0). Results are bit-identical for
+	// any value.
+	Workers int
+
+	Sleep          bool    // let resting islands fall asleep (default true)
+	SleepThreshold float64 // m/s: a body is resting below |v| + r_max |w| < this (default 0.05)
+	TimeToSleep    float64 // s: an island sleeps after all its bodies rest this long (default 0.5)
+
+	ContactHertz         float64 // contact stiffness (default 30)
+	ContactDampingRatio  float64 // contact damping ratio (default 10)
+	MaxPushOut           float64 // m/s: cap on the push-out speed of overlap (default 3)
+	RestitutionThreshold float64 // m/s: slower approaches do not bounce (default 1)
+	MaxLinearSpeed       float64 // m/s (default 400)
+	// SpeculativeDistance is the gap (m) within which resting contacts are
+	// kept, so they do not flicker; the engine adds the distance each pair can
+	// close within a step (default 0.02, Box2D's 4 x linear slop).
+	SpeculativeDistance float64
+	FrictionMix         MixRule // default MixGeometric
+	RestitutionMix      MixRule // default MixMax
+	// CellSize is the broad-phase grid cell (m); 0 chooses it from the
+	// bodies. The pairs found, and so the results, do not depend on it.
+	CellSize float64
+	// LargeIslandContacts: islands with at least this many contacts are
+	// solved by graph colouring on all workers (default 64).
+	LargeIslandContacts int
+	// ProfileContext is the context whose pprof labels the stage labels
+	// extend, and which Update restores on the calling goroutine on return
+	// (default context.Background()).
+	ProfileContext context.Context
+}
+
+// DefaultConfig returns the settings of the canonical scenes: dt 1/60 s, 4
+// substeps, gravity (0, -10), sleep on, Box2D v3's contact settings and mixing
+// rules, all cores.
+func DefaultConfig() Config {
+	return Config{Dt: 1.0 / 60, SubSteps: 4, Gravity: components.Vec2{Y: -10},
+		Sleep: true, SleepThreshold: 0.05, TimeToSleep: 0.5,
+		ContactHertz: 30, ContactDampingRatio: 10, MaxPushOut: 3, RestitutionThreshold: 1,
+		MaxLinearSpeed: 400, SpeculativeDistance: 0.02,
+		FrictionMix: MixGeometric, RestitutionMix: MixMax, LargeIslandContacts: 64}
+}
+
+// Validate returns an error naming the first bad setting.
+func (c *Config) Validate() error {
+	pos := []struct {
+		name string
+		v    float64
+	}{
+		{"Dt", c.Dt}, {"ContactHertz", c.ContactHertz}, {"ContactDampingRatio", c.ContactDampingRatio},
+		{"MaxPushOut", c.MaxPushOut}, {"MaxLinearSpeed", c.MaxLinearSpeed},
+	}
+	for _, p := range pos {
+		if !(p.v > 0) || !components.IsFinite(p.v) {
+			return fmt.Errorf("tumble: config: %s = %v must be > 0 and finite", p.name, p.v)
+		}
+	}
+	nonneg := []struct {
+		name string
+		v    float64
+	}{
+		{"SleepThreshold", c.SleepThreshold}, {"TimeToSleep", c.TimeToSleep},
+		{"RestitutionThreshold", c.RestitutionThreshold}, {"SpeculativeDistance", c.SpeculativeDistance},
+		{"CellSize", c.CellSize},
+	}
+	for _, p := range nonneg {
+		if !(p.v >= 0) || !components.IsFinite(p.v) {
+			return fmt.Errorf("tumble: config: %s = %v must be >= 0 and finite", p.name, p.v)
+		}
+	}
+	if !c.Gravity.IsFinite() {
+		return fmt.Errorf("tumble: config: Gravity %v is NaN or infinite", c.Gravity)
+	}
+	if c.SubSteps < 1 {
+		return fmt.Errorf("tumble: config: SubSteps = %d must be >= 1", c.SubSteps)
+	}
+	if c.Workers < 0 {
+		return fmt.Errorf("tumble: config: Workers = %d must be >= 0", c.Workers)
+	}
+	if c.LargeIslandContacts < 1 {
+		return fmt.Errorf("tumble: config: LargeIslandContacts = %d must be >= 1", c.LargeIslandContacts)
+	}
+	if c.FrictionMix > MixAverage || c.RestitutionMix > MixAverage {
+		return fmt.Errorf("tumble: config: unknown mixing rule")
+	}
+	return nil
+}
+
+func (c *Config) workers() int {
+	if c.Workers > 0 {
+		return c.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}

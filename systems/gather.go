@@ -1,0 +1,183 @@
+package systems
+
+import (
+	"math"
+
+	arche "github.com/mlange-42/arche/ecs"
+	"github.com/tumble2d/tumble/components"
+	"github.com/tumble2d/tumble/ecs"
+	"github.com/tumble2d/tumble/solver"
+)
+
+// frozenRows are the static and sleeping bodies: the broad phase pairs them
+// with moving bodies only, and their grid is rebuilt only when their hash
+// (entities, poses and shapes) changes.
+type frozenRows struct {
+	ents     []arche.Entity
+	xf       []components.Transform
+	shapes   []components.Shape
+	mats     []components.Material
+	aabbs    []components.AABB
+	sleeping []bool
+	hash     uint64
+	built    bool
+}
+
+func (f *frozenRows) reset() {
+	f.ents, f.xf, f.shapes, f.mats = f.ents[:0], f.xf[:0], f.shapes[:0], f.mats[:0]
+	f.aabbs, f.sleeping = f.aabbs[:0], f.sleeping[:0]
+}
+
+// mix folds x into the FNV-1a style hash h.
+func mix(h, x uint64) uint64 { return (h ^ x) * 0x100000001b3 }
+
+func (f *frozenRows) add(e arche.Entity, xf components.Transform, s components.Shape, m components.Material,
+	sleeping bool, margin float64) {
+	f.ents = append(f.ents, e)
+	f.xf = append(f.xf, xf)
+	f.shapes = append(f.shapes, s)
+	f.mats = append(f.mats, m)
+	f.aabbs = append(f.aabbs, s.AABB(xf).Expand(margin))
+	f.sleeping = append(f.sleeping, sleeping)
+}
+
+func (f *frozenRows) computeHash() uint64 {
+	h := uint64(0xcbf29ce484222325)
+	for i, e := range f.ents {
+		h = mix(h, uint64(e.ID())<<32|uint64(e.Generation()))
+		a := f.aabbs[i]
+		h = mix(h, math.Float64bits(a.Min.X))
+		h = mix(h, math.Float64bits(a.Min.Y))
+		h = mix(h, math.Float64bits(a.Max.X))
+		h = mix(h, math.Float64bits(a.Max.Y))
+		h = mix(h, math.Float64bits(f.xf[i].R.C))
+		h = mix(h, math.Float64bits(f.xf[i].R.S))
+		if f.sleeping[i] {
+			h = mix(h, 1)
+		}
+	}
+	return h
+}
+
+// check returns the reason a body cannot be simulated, or "" if it can. A
+// rotation off unit length by less than 1e-3 (a game's accumulated rounding)
+// is renormalised in place.
+func check(t *components.Transform, v *components.Velocity, s *components.Shape, b *components.Body,
+	m *components.Mass, mat *components.Material) (field, reason string) {
+	if !t.P.IsFinite() {
+		return "Transform.P", "is NaN or infinite"
+	}
+	if !components.IsFinite(t.R.C) || !components.IsFinite(t.R.S) {
+		return "Transform.R", "is NaN or infinite"
+	}
+	if l := math.Hypot(t.R.C, t.R.S); math.Abs(l-1) > 1e-3 {
+		return "Transform.R", "is not a unit rotation (use components.NewRot)"
+	} else if l != 1 {
+		t.R = t.R.Normalize()
+	}
+	if !v.Lin.IsFinite() || !components.IsFinite(v.Ang) {
+		return "Velocity", "is NaN or infinite"
+	}
+	switch s.Kind {
+	case components.ShapeCircle:
+		if !(s.Radius > 0) || !components.IsFinite(s.Radius) {
+			return "Shape.Radius", "must be > 0 and finite"
+		}
+	case components.ShapeBox:
+		if !(s.Half.X > 0) || !(s.Half.Y > 0) || !s.Half.IsFinite() {
+			return "Shape.Half", "must be > 0 and finite"
+		}
+	default:
+		return "Shape.Kind", "is not a circle or a box"
+	}
+	if b.Type > components.Kinematic {
+		return "Body.Type", "is not dynamic, static or kinematic"
+	}
+	if !components.IsFinite(b.GravityScale) || !(b.LinearDamping >= 0) || !(b.AngularDamping >= 0) ||
+		!components.IsFinite(b.LinearDamping) || !components.IsFinite(b.AngularDamping) {
+		return "Body", "has a NaN, infinite or negative setting"
+	}
+	if b.Type == components.Dynamic {
+		if !(m.InvMass > 0) || !components.IsFinite(m.InvMass) || !(m.InvInertia >= 0) || !components.IsFinite(m.InvInertia) {
+			return "Mass", "is not usable: a dynamic body needs a finite mass > 0 (use ecs.SetMass)"
+		}
+	}
+	if !(mat.Friction >= 0) || !components.IsFinite(mat.Friction) || !(mat.Restitution >= 0) || !(mat.Restitution <= 1) {
+		return "Material", "needs friction >= 0 and restitution in [0, 1]"
+	}
+	return "", ""
+}
+
+// gather reads every body once into the moving and frozen rows. It returns
+// true if it woke bodies (a game woke one member of a sleeping island, or
+// gave a sleeping body a velocity or force), in which case the caller gathers
+// again so that the woken bodies are simulated this tick.
+func (p *Physics) gather(w *arche.World) (woke bool) {
+	p.errs = p.errs[:0]
+	p.ents, p.shapes, p.mats, p.speeds, p.aabbs = p.ents[:0], p.shapes[:0], p.mats[:0], p.speeds[:0], p.aabbs[:0]
+	p.s.Bodies, p.s.Sims = p.s.Bodies[:0], p.s.Sims[:0]
+	p.frozen.reset()
+	half := 0.5 * p.cfg.SpeculativeDistance
+	dt := p.cfg.Dt
+	wake := p.sleep.wakeNow[:0]
+
+	q := p.awakeFilter.Query(w)
+	for q.Next() {
+		t, v, s, mat, b, m, f := q.Get()
+		e := q.Entity()
+		if field, reason := check(t, v, s, b, m, mat); field != "" {
+			p.errs = append(p.errs, ecs.BodyError{Entity: e, Field: field, Reason: reason})
+			continue
+		}
+		if b.Type == components.Static {
+			p.frozen.add(e, *t, *s, *mat, false, half)
+			continue
+		}
+		if p.sleep.staleSet(e) {
+			wake = append(wake, e)
+		}
+		kind := solver.KindDynamic
+		if b.Type == components.Kinematic {
+			kind = solver.KindKinematic
+		}
+		ext := s.MaxExtent()
+		speed := v.Lin.Len() + ext*math.Abs(v.Ang)
+		p.ents = append(p.ents, e)
+		p.shapes = append(p.shapes, *s)
+		p.mats = append(p.mats, *mat)
+		p.speeds = append(p.speeds, speed)
+		// Grow the box by half the speculative distance and by twice the
+		// distance the body can cover in a step: a pair that can touch this
+		// step or the next is found, so a sleeping body is woken one step
+		// before anything reaches it.
+		p.aabbs = append(p.aabbs, s.AABB(*t).Expand(half+2*dt*speed))
+		p.s.Bodies = append(p.s.Bodies, solver.BodyState{V: v.Lin, W: v.Ang, DQ: components.Identity})
+		p.s.Sims = append(p.s.Sims, solver.BodySim{X: *t, InvMass: m.InvMass, InvInertia: m.InvInertia,
+			Force: f.F, Torque: f.Torque, GravityScale: b.GravityScale, LinearDamping: b.LinearDamping,
+			AngularDamping: b.AngularDamping, MaxExtent: ext, Kind: kind})
+	}
+
+	q = p.sleepingFilter.Query(w)
+	for q.Next() {
+		t, v, s, mat, b, m, f := q.Get()
+		e := q.Entity()
+		if field, reason := check(t, v, s, b, m, mat); field != "" {
+			p.errs = append(p.errs, ecs.BodyError{Entity: e, Field: field, Reason: reason})
+			continue
+		}
+		if v.Lin != (components.Vec2{}) || v.Ang != 0 || f.F != (components.Vec2{}) || f.Torque != 0 || b.Type != components.Dynamic {
+			wake = append(wake, e)
+		}
+		p.frozen.add(e, *t, *s, *mat, true, half)
+	}
+	if h := p.frozen.computeHash(); !p.frozen.built || h != p.frozen.hash {
+		p.grid.SetFrozen(p.frozen.aabbs)
+		p.frozen.hash, p.frozen.built = h, true
+	}
+	p.sleep.wakeNow = wake
+	if len(wake) > 0 {
+		p.sleep.wake(w, wake)
+		return true
+	}
+	return false
+}

@@ -1,0 +1,193 @@
+package systems
+
+import (
+	arche "github.com/mlange-42/arche/ecs"
+	"github.com/tumble2d/tumble/components"
+	"github.com/tumble2d/tumble/narrowphase"
+	"github.com/tumble2d/tumble/solver"
+)
+
+// broadChunk is the number of moving bodies per broad-phase block. Blocks
+// write their own pair buffers, which are concatenated in block order: the
+// grid returns each block's pairs sorted, so the whole list is sorted and the
+// same for any worker count.
+const broadChunk = 512
+
+type broadTask struct{ ph *Physics }
+
+// Run queries the grid for the moving bodies of chunks [lo, hi).
+func (t *broadTask) Run(lo, hi, _ int) {
+	p := t.ph
+	n := len(p.aabbs)
+	for c := lo; c < hi; c++ {
+		p.pairBufs[c] = p.grid.PairsRange(c*broadChunk, min((c+1)*broadChunk, n), p.pairBufs[c][:0])
+	}
+}
+
+func (p *Physics) broadPhase() {
+	p.grid.Update(p.aabbs)
+	chunks := (len(p.aabbs) + broadChunk - 1) / broadChunk
+	for len(p.pairBufs) < chunks {
+		p.pairBufs = append(p.pairBufs, nil)
+	}
+	p.pool.For(chunks, 1, &p.broadTask)
+	p.pairs = p.pairs[:0]
+	for c := 0; c < chunks; c++ {
+		p.pairs = append(p.pairs, p.pairBufs[c]...)
+	}
+}
+
+// Pair flags written by the narrow phase, folded serially afterwards.
+const (
+	pairNone     uint8 = iota // no contact
+	pairTouching              // a contact to solve
+	pairWakeA                 // body A sleeps and was touched: wake it next tick
+	pairWakeB                 // body B sleeps and was touched
+)
+
+// side is one body of a candidate pair, whether a moving or a frozen row.
+type side struct {
+	ent      arche.Entity
+	row      int32 // moving row, or -1 for frozen bodies
+	kind     solver.Kind
+	sleeping bool
+	xf       components.Transform
+	shape    components.Shape
+	mat      components.Material
+	speed    float64
+	invMass  float64
+	invI     float64
+}
+
+func (p *Physics) side(i int32) side {
+	n := int32(len(p.ents))
+	if i < n {
+		sim := &p.s.Sims[i]
+		return side{ent: p.ents[i], row: i, kind: sim.Kind, xf: sim.X, shape: p.shapes[i], mat: p.mats[i],
+			speed: p.speeds[i], invMass: sim.InvMass, invI: sim.InvInertia}
+	}
+	k := i - n
+	f := &p.frozen
+	return side{ent: f.ents[k], row: -1, kind: solver.KindStatic, sleeping: f.sleeping[k], xf: f.xf[k],
+		shape: f.shapes[k], mat: f.mats[k]}
+}
+
+type narrowTask struct{ ph *Physics }
+
+// Run collides pairs [lo, hi) and prepares their contact constraints. It
+// reads the rows and the previous tick's contact cache and writes only slot
+// i of the per-pair outputs.
+func (t *narrowTask) Run(lo, hi, _ int) {
+	p := t.ph
+	for i := lo; i < hi; i++ {
+		p.collidePair(i)
+	}
+}
+
+func (p *Physics) collidePair(i int) {
+	pr := p.pairs[i]
+	a, b := p.side(pr.A), p.side(pr.B)
+	c := &p.s.Contacts[i]
+	c.Count = 0
+	p.pairFlags[i] = pairNone
+	if a.kind != solver.KindDynamic && b.kind != solver.KindDynamic && !a.sleeping && !b.sleeping {
+		return // kinematic or static against kinematic or static: nothing moves
+	}
+	// Order the pair by entity ID so that feature ids, and so warm starting,
+	// do not depend on which body is a moving or frozen row this tick.
+	if a.ent.ID() > b.ent.ID() {
+		a, b = b, a
+	}
+	margin := p.cfg.SpeculativeDistance + p.cfg.Dt*(a.speed+b.speed)
+	if a.sleeping || b.sleeping {
+		margin += p.cfg.Dt * (a.speed + b.speed)
+	}
+	m := narrowphase.Collide(a.shape, a.xf, b.shape, b.xf, margin)
+	if m.Count == 0 {
+		return
+	}
+	if a.sleeping || b.sleeping {
+		if a.sleeping && b.kind != solver.KindStatic {
+			p.pairFlags[i] = pairWakeA
+		} else if b.sleeping && a.kind != solver.KindStatic {
+			p.pairFlags[i] = pairWakeB
+		}
+		p.pairEnts[i] = [2]arche.Entity{a.ent, b.ent}
+		return
+	}
+	p.pairFlags[i] = pairTouching
+	p.pairEnts[i] = [2]arche.Entity{a.ent, b.ent}
+	*c = solver.Contact{A: a.row, B: b.row, KindA: a.kind, KindB: b.kind, Count: int32(m.Count),
+		Normal: m.Normal, Friction: p.cfg.FrictionMix.Mix(a.mat.Friction, b.mat.Friction),
+		Restitution: p.cfg.RestitutionMix.Mix(a.mat.Restitution, b.mat.Restitution)}
+	if a.kind == solver.KindDynamic {
+		c.InvMassA, c.InvIA = a.invMass, a.invI
+	}
+	if b.kind == solver.KindDynamic {
+		c.InvMassB, c.InvIB = b.invMass, b.invI
+	}
+	c.Soft = p.softness[0]
+	if a.kind != solver.KindDynamic || b.kind != solver.KindDynamic {
+		c.Soft = p.softness[1]
+	}
+	old := p.cache[1-p.cur].find(a.ent, b.ent)
+	for j := 0; j < m.Count; j++ {
+		mp := &m.Points[j]
+		var pn, pt float64
+		if old != nil {
+			for k := int32(0); k < old.count; k++ {
+				if old.ids[k] == mp.ID {
+					pn, pt = old.normal[k], old.tangent[k]
+					break
+				}
+			}
+		}
+		c.SetPoint(j, mp.P, mp.Separation, mp.ID, pn, pt)
+	}
+	c.Prepare(p.s.Bodies, a.xf.P, b.xf.P)
+}
+
+// narrowPhase collides all candidate pairs in parallel, then folds the
+// per-pair flags in pair order: the touching contacts, and the sleeping
+// bodies to wake next tick.
+func (p *Physics) narrowPhase() {
+	n := len(p.pairs)
+	if cap(p.s.Contacts) < n {
+		p.s.Contacts = make([]solver.Contact, n, n+n/4)
+		p.pairFlags = make([]uint8, n, n+n/4)
+		p.pairEnts = make([][2]arche.Entity, n, n+n/4)
+	}
+	p.s.Contacts, p.pairFlags, p.pairEnts = p.s.Contacts[:n], p.pairFlags[:n], p.pairEnts[:n]
+	p.softness = [2]solver.Softness{p.params.Softness(false), p.params.Softness(true)}
+	p.cur = 1 - p.cur // cache[1-cur] now holds the previous tick
+	p.pool.For(n, 64, &p.narrowTask)
+	p.s.Touching = p.s.Touching[:0]
+	for i, f := range p.pairFlags {
+		switch f {
+		case pairTouching:
+			p.s.Touching = append(p.s.Touching, int32(i))
+		case pairWakeA:
+			p.sleep.pending = append(p.sleep.pending, p.pairEnts[i][0])
+		case pairWakeB:
+			p.sleep.pending = append(p.sleep.pending, p.pairEnts[i][1])
+		}
+	}
+}
+
+// storeContacts keeps this tick's impulses, by entity pair and feature id,
+// for warm starting the next tick.
+func (p *Physics) storeContacts() {
+	cc := &p.cache[p.cur]
+	cc.reset(len(p.s.Touching))
+	for _, ci := range p.s.Touching {
+		c := &p.s.Contacts[ci]
+		e := cachedContact{a: p.pairEnts[ci][0], b: p.pairEnts[ci][1], count: c.Count}
+		for j := int32(0); j < c.Count; j++ {
+			cp := &c.Points[j]
+			e.ids[j], e.normal[j], e.tangent[j] = cp.ID, cp.NormalImpulse, cp.TangentImpulse
+		}
+		cc.insert(e)
+	}
+}
+
+

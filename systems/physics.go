@@ -1,0 +1,226 @@
+package systems
+
+import (
+	"context"
+	"time"
+
+	arche "github.com/mlange-42/arche/ecs"
+	"github.com/mlange-42/arche/generic"
+	"github.com/tumble2d/tumble/broadphase"
+	"github.com/tumble2d/tumble/components"
+	"github.com/tumble2d/tumble/ecs"
+	"github.com/tumble2d/tumble/solver"
+)
+
+type bodyFilter = generic.Filter7[components.Transform, components.Velocity, components.Shape,
+	components.Material, components.Body, components.Mass, components.Force]
+
+type bodyMap = generic.Map7[components.Transform, components.Velocity, components.Shape,
+	components.Material, components.Body, components.Mass, components.Force]
+
+// Physics is the physics system set of one arche world. Its Initialize,
+// Update and Finalize methods are the method set of arche-model's System, so
+// it plugs into that scheduler, or a game calls them itself: Initialize once,
+// Update once per fixed step, Finalize at the end.
+//
+// ⚠️ Important: while Update runs, no other goroutine may touch the world,
+// and the game must have closed its queries.
+type Physics struct {
+	cfg    Config
+	params solver.Params
+	pool   *pool
+	world  *arche.World
+
+	awakeFilter    *bodyFilter
+	sleepingFilter *bodyFilter
+	bodies         bodyMap
+	sleepingID     arche.ID
+	gravity        generic.Resource[ecs.Gravity]
+	profile        generic.Resource[ecs.Profile]
+	report         generic.Resource[ecs.Report]
+	lastGravity    components.Vec2
+	stepped        bool
+
+	// Moving rows: awake dynamic and kinematic bodies, in query order.
+	s      solver.Solver
+	ents   []arche.Entity
+	shapes []components.Shape
+	mats   []components.Material
+	speeds []float64 // |v| + r_max |w|, m/s, for the speculative margins
+	aabbs  []components.AABB
+
+	// Frozen rows: static and sleeping bodies.
+	frozen frozenRows
+
+	grid      *broadphase.Grid
+	pairs     []broadphase.Pair
+	pairBufs  [][]broadphase.Pair
+	broadTask broadTask
+
+	narrowTask narrowTask
+	pairEnts   [][2]arche.Entity
+	pairFlags  []uint8
+	cache      [2]contactCache // previous and current tick
+	cur        int
+	softness   [2]solver.Softness // between moving bodies, against static/kinematic
+
+	sleep sleeper
+	errs  []ecs.BodyError
+}
+
+// New returns the physics system set for cfg, or an error naming a bad
+// setting. Call Initialize before the first Update.
+func New(cfg Config) (*Physics, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.ProfileContext == nil {
+		cfg.ProfileContext = context.Background()
+	}
+	p := &Physics{cfg: cfg}
+	p.params = solver.Params{Dt: cfg.Dt, SubSteps: cfg.SubSteps, Gravity: cfg.Gravity,
+		ContactHertz: cfg.ContactHertz, ContactDampingRatio: cfg.ContactDampingRatio,
+		MaxPushOut: cfg.MaxPushOut, RestitutionThreshold: cfg.RestitutionThreshold,
+		MaxLinearSpeed: cfg.MaxLinearSpeed, LargeIslandContacts: cfg.LargeIslandContacts}
+	p.grid = broadphase.NewGrid(cfg.CellSize)
+	p.broadTask.ph = p
+	p.narrowTask.ph = p
+	return p, nil
+}
+
+// Config returns the settings the system was made with.
+func (p *Physics) Config() Config { return p.cfg }
+
+// Initialize registers the physics components, filters and resources on w
+// (Gravity from the config, Profile, Report) and starts the workers. A world
+// has one Physics.
+func (p *Physics) Initialize(w *arche.World) {
+	p.world = w
+	p.awakeFilter = generic.NewFilter7[components.Transform, components.Velocity, components.Shape,
+		components.Material, components.Body, components.Mass, components.Force]().
+		Without(generic.T[components.Sleeping]())
+	p.awakeFilter.Register(w)
+	p.sleepingFilter = generic.NewFilter7[components.Transform, components.Velocity, components.Shape,
+		components.Material, components.Body, components.Mass, components.Force]().
+		With(generic.T[components.Sleeping]())
+	p.sleepingFilter.Register(w)
+	p.bodies = generic.NewMap7[components.Transform, components.Velocity, components.Shape,
+		components.Material, components.Body, components.Mass, components.Force](w)
+	p.sleepingID = arche.ComponentID[components.Sleeping](w)
+	p.gravity = generic.NewResource[ecs.Gravity](w)
+	if !p.gravity.Has() {
+		p.gravity.Add(&ecs.Gravity{V: p.cfg.Gravity})
+	}
+	p.profile = generic.NewResource[ecs.Profile](w)
+	if !p.profile.Has() {
+		p.profile.Add(&ecs.Profile{})
+	}
+	p.report = generic.NewResource[ecs.Report](w)
+	if !p.report.Has() {
+		p.report.Add(&ecs.Report{})
+	}
+	p.lastGravity = p.gravity.Get().V
+	p.pool = newPool(p.cfg.workers(), p.cfg.ProfileContext)
+	p.sleep.init()
+}
+
+// Finalize unregisters the filters, removes the resources and stops the
+// workers. The bodies stay in the world.
+func (p *Physics) Finalize(w *arche.World) {
+	p.awakeFilter.Unregister(w)
+	p.sleepingFilter.Unregister(w)
+	if p.gravity.Has() {
+		p.gravity.Remove()
+	}
+	if p.profile.Has() {
+		p.profile.Remove()
+	}
+	if p.report.Has() {
+		p.report.Remove()
+	}
+	p.pool.close()
+	p.world = nil
+}
+
+// Update advances the world by one fixed step of Config.Dt: gather, broad
+// phase, narrow phase, islands, solve, sleep, scatter, events (see the
+// package documentation). The per-stage times go into the ecs.Profile
+// resource and the bodies left out into the ecs.Report resource.
+func (p *Physics) Update(w *arche.World) {
+	if w != p.world {
+		panic("tumble: Physics.Update on a world it was not initialised with")
+	}
+	prof := p.profile.Get()
+	*prof = ecs.Profile{}
+	t0 := time.Now()
+	mark := t0
+	stage := func(s ecs.Stage) {
+		now := time.Now()
+		prof.Stages[s] += now.Sub(mark)
+		mark = now
+	}
+
+	p.pool.setStage(ecs.StageGather)
+	p.params.Gravity = p.gravity.Get().V
+	p.errs = p.errs[:0]
+	p.applyWakes(w)
+	if p.gather(w) {
+		p.gather(w)
+	}
+	stage(ecs.StageGather)
+
+	p.pool.setStage(ecs.StageBroadPhase)
+	p.broadPhase()
+	stage(ecs.StageBroadPhase)
+
+	p.pool.setStage(ecs.StageNarrowPhase)
+	p.narrowPhase()
+	stage(ecs.StageNarrowPhase)
+
+	p.pool.setStage(ecs.StageIslands)
+	st := p.s.BuildIslands(&p.params)
+	stage(ecs.StageIslands)
+
+	p.pool.setStage(ecs.StageSolve)
+	p.s.Solve(p.pool, &p.params)
+	p.storeContacts()
+	stage(ecs.StageSolve)
+
+	p.pool.setStage(ecs.StageSleep)
+	p.updateSleep()
+	stage(ecs.StageSleep)
+
+	p.pool.setStage(ecs.StageScatter)
+	p.scatter(w)
+	stage(ecs.StageScatter)
+
+	p.pool.setStage(ecs.StageEvents)
+	rep := p.report.Get()
+	rep.Errors = append(rep.Errors[:0], p.errs...)
+	prof.Bodies = len(p.ents)
+	prof.Frozen = len(p.frozen.ents)
+	prof.Pairs = len(p.pairs)
+	prof.Contacts = len(p.s.Touching)
+	for _, ci := range p.s.Touching {
+		prof.Points += int(p.s.Contacts[ci].Count)
+	}
+	prof.Islands = st.Islands
+	prof.Colored = st.Colored
+	prof.Colors = st.Colors
+	p.stepped = true
+	stage(ecs.StageEvents)
+	prof.Step = time.Since(t0)
+	p.pool.clearStage()
+}
+
+// Stages returns the names of the stages of one tick, in order.
+func (p *Physics) Stages() []ecs.Stage {
+	out := make([]ecs.Stage, ecs.NumStages)
+	for i := range out {
+		out[i] = ecs.Stage(i)
+	}
+	return out
+}
+
+// Workers returns the number of workers sharing each step.
+func (p *Physics) Workers() int { return p.pool.workers }

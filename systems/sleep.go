@@ -1,0 +1,179 @@
+package systems
+
+import (
+	arche "github.com/mlange-42/arche/ecs"
+	"github.com/tumble2d/tumble/components"
+	"github.com/tumble2d/tumble/solver"
+)
+
+// sleepRec is the sleep bookkeeping of one entity ID.
+type sleepRec struct {
+	gen  uint32  // entity generation the record belongs to
+	rest float32 // seconds the body has been resting
+	set  uint32  // sleeping island it belongs to, 0 for none
+}
+
+// sleeper decides which islands fall asleep and wakes them again. A sleeping
+// island is remembered as a set of entities, so that touching one member
+// wakes the whole island in one tick, as in Box2D v3 (solver_set.c).
+type sleeper struct {
+	recs    []sleepRec // by entity ID
+	sets    map[uint32][]arche.Entity
+	nextSet uint32
+	pending []arche.Entity // touched by an awake body last tick: wake next tick
+	wakeNow []arche.Entity
+	toSleep []arche.Entity
+}
+
+func (s *sleeper) init() {
+	s.sets = make(map[uint32][]arche.Entity)
+	s.nextSet = 1
+}
+
+func (s *sleeper) rec(e arche.Entity) *sleepRec {
+	id := int(e.ID())
+	if id >= len(s.recs) {
+		s.recs = append(s.recs, make([]sleepRec, id+1-len(s.recs)+len(s.recs)/2)...)
+	}
+	r := &s.recs[id]
+	if r.gen != e.Generation() {
+		*r = sleepRec{gen: e.Generation()}
+	}
+	return r
+}
+
+// staleSet reports whether awake body e still belongs to a sleeping island:
+// the game woke it alone, so the rest of the island must wake too.
+func (s *sleeper) staleSet(e arche.Entity) bool {
+	id := int(e.ID())
+	return id < len(s.recs) && s.recs[id].set != 0 && s.recs[id].gen == e.Generation()
+}
+
+// wake removes the Sleeping tag from the given bodies and from every member
+// of their sleeping islands. Must run with no query open.
+func (s *sleeper) wake(w *arche.World, list []arche.Entity) {
+	p := w
+	sleepingID := arche.ComponentID[components.Sleeping](p)
+	wakeOne := func(e arche.Entity) {
+		if w.Alive(e) && w.Has(e, sleepingID) {
+			w.Remove(e, sleepingID)
+		}
+		if w.Alive(e) {
+			r := s.rec(e)
+			r.rest, r.set = 0, 0
+		}
+	}
+	for _, e := range list {
+		set := uint32(0)
+		if w.Alive(e) {
+			set = s.rec(e).set
+		}
+		wakeOne(e)
+		if set != 0 {
+			for _, m := range s.sets[set] {
+				wakeOne(m)
+			}
+			delete(s.sets, set)
+		}
+	}
+}
+
+// wakeAll wakes every sleeping body (the gravity changed).
+func (s *sleeper) wakeAll(w *arche.World, f *bodyFilter) {
+	sleepingID := arche.ComponentID[components.Sleeping](w)
+	w.Batch().Remove(f.Filter(w), sleepingID)
+	for i := range s.recs {
+		s.recs[i].rest, s.recs[i].set = 0, 0
+	}
+	clear(s.sets)
+}
+
+// applyWakes runs first in a tick: it wakes the islands touched last tick,
+// and everything if the game changed the gravity (resting bodies must feel
+// the new "down").
+func (p *Physics) applyWakes(w *arche.World) {
+	g := p.gravity.Get().V
+	if g != p.lastGravity {
+		p.lastGravity = g
+		p.sleep.wakeAll(w, p.sleepingFilter)
+		p.sleep.pending = p.sleep.pending[:0]
+	}
+	if len(p.sleep.pending) > 0 {
+		p.sleep.wake(w, p.sleep.pending)
+		p.sleep.pending = p.sleep.pending[:0]
+	}
+}
+
+// updateSleep advances the rest timers of the moving bodies and puts to
+// sleep every island whose bodies have all rested for TimeToSleep and that
+// touches no moving kinematic body (Box2D v3 b2FinalizeBodies and
+// b2TrySleepIsland).
+func (p *Physics) updateSleep() {
+	s := &p.sleep
+	s.toSleep = s.toSleep[:0]
+	dt := float32(p.cfg.Dt)
+	for i, e := range p.ents {
+		r := s.rec(e)
+		st := &p.s.Bodies[i]
+		if p.s.Sims[i].Kind != solver.KindDynamic {
+			r.rest = 0
+			continue
+		}
+		speed := st.V.Len() + p.s.Sims[i].MaxExtent*abs(st.W)
+		if !p.cfg.Sleep || speed > p.cfg.SleepThreshold {
+			r.rest = 0
+		} else {
+			r.rest += dt
+		}
+	}
+	if !p.cfg.Sleep {
+		return
+	}
+	is := &p.s.Islands
+	for k := 0; k < is.Len(); k++ {
+		ok := true
+		for _, i := range is.Bodies(k) {
+			if s.recs[p.ents[i].ID()].rest < float32(p.cfg.TimeToSleep) {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		for _, ci := range is.Contacts(k) {
+			c := &p.s.Contacts[ci]
+			if movingKinematic(p.s.Bodies, c.A, c.KindA) || movingKinematic(p.s.Bodies, c.B, c.KindB) {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		set := s.nextSet
+		s.nextSet++
+		members := make([]arche.Entity, 0, len(is.Bodies(k)))
+		for _, i := range is.Bodies(k) {
+			e := p.ents[i]
+			members = append(members, e)
+			s.toSleep = append(s.toSleep, e)
+			s.rec(e).set = set
+			// A sleeping body has no velocity; a velocity written later
+			// by the game wakes it.
+			p.s.Bodies[i].V, p.s.Bodies[i].W = components.Vec2{}, 0
+		}
+		s.sets[set] = members
+	}
+}
+
+func movingKinematic(bodies []solver.BodyState, i int32, k solver.Kind) bool {
+	return k == solver.KindKinematic && (bodies[i].V != components.Vec2{} || bodies[i].W != 0)
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
