@@ -92,6 +92,13 @@ func levelOf(e, s float64) int {
 	return k
 }
 
+// cellSide returns the cell side s*4^level, capped at the largest float so
+// that its inverse stays positive: cellOf is monotone only for inv > 0 (an
+// inverse of 0 would send +Inf, as 0*Inf = NaN, below every finite value).
+func cellSide(s float64, level uint8) float64 {
+	return math.Min(s*math.Pow(levelRatio, float64(level)), math.MaxFloat64)
+}
+
 // cellOf maps coordinate v to a cell index for a cell of side 1/inv. It is
 // monotone in v (rounding, floor and clamping all are), which is the only
 // property the query derivation in query.go relies on. NaN goes to the
@@ -178,8 +185,8 @@ func (cs *cellSet) build(boxes []components.AABB, s float64) {
 		c.off, c.base = off, nb
 		c.mask = uint64(m - 1)
 		c.shift = uint(64 - bits.TrailingZeros(uint(m)))
-		c.invW = 1 / (s * math.Pow(levelRatio, float64(c.lx)))
-		c.invH = 1 / (s * math.Pow(levelRatio, float64(c.ly)))
+		c.invW = 1 / cellSide(s, c.lx)
+		c.invH = 1 / cellSide(s, c.ly)
 		off += c.n
 		nb += int32(m)
 	}

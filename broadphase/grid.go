@@ -11,6 +11,8 @@ import "github.com/tumble2d/tumble/components"
 // Once its buffers have grown to the scene's size, Update and PairsRange
 // allocate nothing (PairsRange appends into the caller's dst).
 //
+// Indices are int32: NumMoving plus the frozen count must stay below 2^31.
+//
 // A Grid is not safe for concurrent use, except that PairsRange may run in
 // several goroutines at once between two calls of Update or SetFrozen.
 type Grid struct {
@@ -34,6 +36,9 @@ type Grid struct {
 // Before the first Update the frozen set uses the same rule on its own
 // boxes. The cell size only affects speed: the pairs are always exact.
 func NewGrid(cellSize float64) *Grid {
+	if !(cellSize > 0) { // NaN too
+		cellSize = 0
+	}
 	return &Grid{cellSize: cellSize}
 }
 

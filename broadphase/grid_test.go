@@ -71,6 +71,21 @@ func TestMatchesBruteForce(t *testing.T) {
 	}
 }
 
+// TestExtremeCellSizes checks cell sizes whose inverses under- or overflow.
+func TestExtremeCellSizes(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 5))
+	moving := append(degenerateBoxes(), mixedBoxes(r, 200)...)
+	frozen := append(mixedBoxes(r, 30), degenerateBoxes()...)
+	want := brutePairs(moving, frozen)
+	for _, cs := range []float64{1e-320, 1e-300, 1e300, math.MaxFloat64, math.Inf(1), math.NaN(), -1} {
+		g := NewGrid(cs)
+		g.SetFrozen(frozen)
+		if got := g.FindPairs(moving, nil); !slices.Equal(got, want) {
+			t.Fatalf("cell %v: %s", cs, diff(got, want))
+		}
+	}
+}
+
 // TestLevelSchemes checks that the schemes kept for benchmarking are exact too.
 func TestLevelSchemes(t *testing.T) {
 	for _, sc := range testScenes() {

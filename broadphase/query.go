@@ -16,6 +16,12 @@ const (
 	// usually cache misses) in units of one candidate test. It only
 	// chooses between row scans and a full scan of a class; both are exact.
 	rowCost = 4
+
+	// smallClass is the member count up to which a class is scanned whole
+	// without computing the query's cells: a row needs at least rowCost+1,
+	// and the cell arithmetic itself costs about as much as a few tests.
+	// It is the usual case for grounds and walls.
+	smallClass = 8
 )
 
 // queryClass appends Pair{A, id+add} for every member of class c whose box
@@ -34,6 +40,9 @@ const (
 // c.maxX, and c.maxX itself, are rounded; subtracting reachSlack*(|a.Min.X|
 // + c.maxX) more moves the bound below every real value it could stand for.
 func (cs *cellSet) queryClass(c *class, a *components.AABB, A, minID, add int32, dst []Pair) []Pair {
+	if c.n <= smallClass {
+		return scan(cs.entries[c.off:c.off+c.n], a, A, minID, add, dst)
+	}
 	qx := a.Min.X - c.maxX
 	qx -= (math.Abs(a.Min.X) + c.maxX) * reachSlack
 	qy := a.Min.Y - c.maxY

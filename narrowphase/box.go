@@ -25,56 +25,66 @@ import (
 //     deepest vertex along that normal.
 //  4. Separated pairs (reference separation > 0) whose closest features, the
 //     closest points between the reference and incident edges, are two
-//     corners get one corner-to-corner point with the corner-to-corner
-//     normal, as in Box2D v3; clipping would otherwise lose them when the
-//     incident edge lies wholly beyond the reference face's side planes.
+//     corners offset along the reference face get one corner-to-corner point
+//     with the corner-to-corner normal, as in Box2D v3; clipping would
+//     otherwise miss them or overstate their distance. Corners straight
+//     across the gap (an aligned column) are left to clipping, so a box
+//     hovering over another gets the same two points as a resting one.
 //  5. Otherwise the incident edge is clipped (Sutherland-Hodgman) against
 //     the two side planes of the reference face; each clipped end whose
 //     separation from the reference plane is at most margin becomes a point,
 //     moved half its separation back along the normal so it lies midway
-//     between the surfaces.
+//     between the surfaces. A separated pair whose clip keeps nothing falls
+//     back to the closest pair of step 4.
 //
 // All the work happens in the reference box's frame: aligned configurations
 // (a box stacked on another, side-by-side neighbours) then give exactly zero
 // separations and axis-aligned normals. If the reference face is on B, the
 // normal is negated so it still points from A to B.
 //
-// Guarantees, with d the true signed distance (negative: minus the
-// penetration depth) and tol = 0.1 * linear slop:
-//   - Count > 0 implies d <= margin, and every point's separation is >= d
-//     (never reports a contact that is not there, never over-reports depth by
-//     more than tol; see below).
-//   - Overlapping pairs: the minimum separation is the deeper of the two
-//     reference candidates, exactly -depth unless A's and B's best face
-//     separations are within tol of each other, when it is within tol of it.
-//   - Separated pairs: the minimum separation equals d when the closest
-//     features lie on the reference and incident edges, which the property
-//     tests check on random pairs.
+// Guarantees, with d the true signed distance (the gap, or minus the
+// penetration depth) and tol = 0.1 * linear slop = 0.0005 m:
+//   - No phantom contacts: every reported separation is >= d when d > 0 (a
+//     clipped point is a surface point of one box inside the other's side
+//     planes, so its plane distance is its distance to that box; a corner
+//     point is a real distance), hence Count > 0 implies d <= margin.
+//   - Depth: every separation is >= d - tol when d <= 0, because the
+//     reference face's separation is within tol of the best one and the
+//     incident points lie no deeper than the other box's deepest vertex.
+//   - Exactness, verified on random pairs by the property tests (not proved
+//     in general): the minimum separation equals d, and Count > 0 whenever
+//     d <= margin, except that when A's and B's best face separations are
+//     within tol of each other the minimum separation may be off by up to
+//     tol (the hysteresis keeps A's face, and clipping may cut the deepest
+//     vertex).
 //
 // Feature ids: see the bit layout beside idClipEnd in manifold.go.
 func CollideBoxes(ha components.Vec2, xfA components.Transform, hb components.Vec2, xfB components.Transform, margin float64) Manifold {
 	relB := relative(xfA, xfB) // B in A's frame
-	relA := relative(xfB, xfA) // A in B's frame
-	var wb, wa [4]components.Vec2
-	boxVertices(&wb, hb, relB)
-	edgeA, sepA := maxSeparation(ha, &wb)
+	edgeA, sepA := maxSeparation(ha, hb, relB)
 	if !(sepA <= margin) {
 		return Manifold{}
 	}
-	boxVertices(&wa, ha, relA)
-	edgeB, sepB := maxSeparation(hb, &wa)
+	relA := relative(xfB, xfA) // A in B's frame
+	edgeB, sepB := maxSeparation(hb, ha, relA)
 	if !(sepB <= margin) {
 		return Manifold{}
 	}
+	var w [4]components.Vec2
 	if sepB > sepA+referenceTolerance {
-		m := refManifold(hb, xfB, edgeB, sepB, &wa, relA.R, margin)
+		boxVertices(&w, ha, relA)
+		m := refManifold(hb, xfB, edgeB, sepB, &w, relA.R, margin)
+		if m.Count == 0 {
+			return Manifold{}
+		}
 		m.Normal = m.Normal.Neg()
 		for i := 0; i < m.Count; i++ {
 			m.Points[i].ID |= idRefIsB
 		}
 		return m
 	}
-	return refManifold(ha, xfA, edgeA, sepA, &wb, relB.R, margin)
+	boxVertices(&w, hb, relB)
+	return refManifold(ha, xfA, edgeA, sepA, &w, relB.R, margin)
 }
 
 // cornerOffset (m) is the offset along the reference face below which a
@@ -122,28 +132,26 @@ func boxVertex(h components.Vec2, i int) components.Vec2 {
 }
 
 // maxSeparation returns the face of the axis-aligned box h (in its own frame)
-// with the largest separation from the convex polygon w, and that
-// separation. The separation of face i is min_j (w_j - v_i) . n_i, which for
-// the axis-aligned faces reduces to extreme coordinates of w (Box2D
-// b2FindMaxSeparation). Ties keep the lowest edge index.
-func maxSeparation(h components.Vec2, w *[4]components.Vec2) (int, float64) {
-	minX, maxX := w[0].X, w[0].X
-	minY, maxY := w[0].Y, w[0].Y
-	for i := 1; i < 4; i++ {
-		minX = math.Min(minX, w[i].X)
-		maxX = math.Max(maxX, w[i].X)
-		minY = math.Min(minY, w[i].Y)
-		maxY = math.Max(maxY, w[i].Y)
+// with the largest separation from the box of half extents ho at pose rel in
+// that frame, and that separation. The separation of face i is
+// min_j (w_j - v_i) . n_i over the other box's vertices w_j (Box2D
+// b2FindMaxSeparation); for axis-aligned faces that is an extreme coordinate
+// of the other box, its centre minus its projected half extent
+// |R| ho (the same extent formula as a rotated box's AABB). Ties keep the
+// lowest edge index.
+func maxSeparation(h, ho components.Vec2, rel components.Transform) (int, float64) {
+	c, s := math.Abs(rel.R.C), math.Abs(rel.R.S)
+	ex := c*ho.X + s*ho.Y
+	ey := s*ho.X + c*ho.Y
+	best, sep := 0, -rel.P.Y-ey-h.Y
+	if v := rel.P.X - ex - h.X; v > sep {
+		best, sep = 1, v
 	}
-	best, sep := 0, -maxY-h.Y
-	if s := minX - h.X; s > sep {
-		best, sep = 1, s
+	if v := rel.P.Y - ey - h.Y; v > sep {
+		best, sep = 2, v
 	}
-	if s := minY - h.Y; s > sep {
-		best, sep = 2, s
-	}
-	if s := -maxX - h.X; s > sep {
-		best, sep = 3, s
+	if v := -rel.P.X - ex - h.X; v > sep {
+		best, sep = 3, v
 	}
 	return best, sep
 }
@@ -195,10 +203,10 @@ func refManifold(href components.Vec2, xfRef components.Transform, ref int, sepR
 	}
 	m := clipManifold(xfRef, n, v11, v12, w21, w22, ref, inc, margin)
 	if m.Count == 0 {
-		// Overlapping, but the clipped incident edge is empty. For boxes
-		// whose reference face is within tol of the least-penetration face
-		// the deepest incident vertex lies between the side planes, so this
-		// is a numerical safety net: keep the deepest vertex.
+		// Overlapping, yet the incident edge misses the reference face's
+		// side planes entirely. The random-pair tests never reach this; it
+		// is a safety net so an overlapping pair is never reported as
+		// untouched: keep the deeper incident vertex.
 		p, s := w21, w21.Sub(v11).Dot(n)
 		if s2 := w22.Sub(v11).Dot(n); s2 < s {
 			p, s = w22, s2
@@ -235,8 +243,8 @@ func clipManifold(xfRef components.Transform, n, v11, v12, w21, w22 components.V
 		if ta > tb {
 			ta, tb = tb, ta
 		}
-		u0 = math.Max(u0, ta)
-		u1 = math.Min(u1, tb)
+		u0 = max(u0, ta)
+		u1 = min(u1, tb)
 		if !(u0 <= u1) {
 			return Manifold{}
 		}
@@ -288,7 +296,7 @@ func closestEdges(p1, q1, p2, q2 components.Vec2) edgePair {
 		den := ab.LenSq()
 		u := 0.0
 		if den > 0 {
-			u = math.Max(0, math.Min(1, p.Sub(a).Dot(ab)/den))
+			u = max(0, min(1, p.Sub(a).Dot(ab)/den))
 		}
 		c := a.Scale(1 - u).Add(b.Scale(u))
 		dsq := p.Sub(c).LenSq()

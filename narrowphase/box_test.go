@@ -107,6 +107,14 @@ func TestBoxCornerToCorner(t *testing.T) {
 	if m := CollideBoxes(ha, xfA, hb, xfB, 0.11); m.Count != 0 {
 		t.Fatalf("corner-corner beyond margin (face separation 0.1 < margin < distance %v): %+v", d, m)
 	}
+	// B's lower-left corner beyond A's top-right corner by only 1e-10 in x
+	// (below the 1e-9 m corner offset): the pair goes to clipping, which
+	// keeps nothing, and falls back to the closest pair: one point, normal
+	// +y to within 1e-8, separation the corner distance.
+	m = CollideBoxes(ha, xfA, hb, components.NewTransform(1.5+1e-10, 1.55, 0), 0.1)
+	if m.Count != 1 || math.Abs(m.Points[0].Separation-math.Hypot(1e-10, 0.05)) > eps || m.Normal.Sub(components.V(0, 1)).Len() > 1e-8 {
+		t.Fatalf("corner just past the side plane: %+v", m)
+	}
 	// Exactly touching corners: one point, separation 0.
 	m = CollideBoxes(ha, xfA, hb, components.NewTransform(1.5, 1.5, 0), 0)
 	if m.Count != 1 || m.Points[0].Separation != 0 || !nearV(m.Points[0].P, components.V(1, 1)) {
@@ -240,5 +248,12 @@ func TestFeatureIDStability(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+func TestCollideInvalidKind(t *testing.T) {
+	xf := components.NewTransform(0, 0, 0)
+	if m := Collide(components.Shape{}, xf, components.Circle(1), xf, 1); m.Count != 0 {
+		t.Fatalf("invalid kind: %+v", m)
 	}
 }

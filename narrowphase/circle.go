@@ -54,8 +54,8 @@ func CollideCircles(ra float64, xfA components.Transform, rb float64, xfB compon
 func CollideBoxCircle(half components.Vec2, xfA components.Transform, r float64, xfB components.Transform, margin float64) Manifold {
 	c := xfA.InvApply(xfB.P)
 	q := components.Vec2{
-		X: math.Max(-half.X, math.Min(c.X, half.X)),
-		Y: math.Max(-half.Y, math.Min(c.Y, half.Y)),
+		X: max(-half.X, min(c.X, half.X)),
+		Y: max(-half.Y, min(c.Y, half.Y)),
 	}
 	d := c.Sub(q)
 	distSq := d.LenSq()

@@ -33,6 +33,16 @@ func relTol(d float64) float64 { return 1e-6*math.Abs(d) + 1e-12 }
 
 var margins = [...]float64{0, 0.01, 0.1, 0.5}
 
+// pickMargin returns one of the fixed margins, or, for half of the separated
+// pairs, a margin within 1 mm either side of the true distance, so that the
+// "Count > 0 iff distance <= margin" boundary is sampled densely.
+func pickMargin(r *rand.Rand, sd float64) float64 {
+	if sd > 0 && r.IntN(2) == 0 {
+		return max(0, sd+(r.Float64()-0.5)*2e-3)
+	}
+	return margins[r.IntN(len(margins))]
+}
+
 func minSep(m Manifold) float64 {
 	s := math.Inf(1)
 	for i := 0; i < m.Count; i++ {
@@ -120,8 +130,8 @@ func TestPropertyCircles(t *testing.T) {
 	for i := range 20000 {
 		a, b := randShape(r, components.ShapeCircle), randShape(r, components.ShapeCircle)
 		xfA, xfB := randPair(r, a, b)
-		margin := margins[r.IntN(len(margins))]
 		sd := pairSD(a, xfA, b, xfB)
+		margin := pickMargin(r, sd)
 		m := Collide(a, xfA, b, xfB, margin)
 		if !checkCommon(t, i, a, xfA, b, xfB, margin, sd, m) {
 			continue
@@ -147,8 +157,8 @@ func TestPropertyBoxCircle(t *testing.T) {
 			a, b = b, a // both argument orders through Collide
 		}
 		xfA, xfB := randPair(r, a, b)
-		margin := margins[r.IntN(len(margins))]
 		sd := pairSD(a, xfA, b, xfB)
+		margin := pickMargin(r, sd)
 		m := Collide(a, xfA, b, xfB, margin)
 		if !checkCommon(t, i, a, xfA, b, xfB, margin, sd, m) {
 			continue
@@ -199,8 +209,8 @@ func TestPropertyBoxes(t *testing.T) {
 	for i := range 50000 {
 		a, b := randShape(r, components.ShapeBox), randShape(r, components.ShapeBox)
 		xfA, xfB := randPair(r, a, b)
-		margin := margins[r.IntN(len(margins))]
 		sd, sA, sB := boxBoxOracle(a.Half, xfA, b.Half, xfB)
+		margin := pickMargin(r, sd)
 		m := Collide(a, xfA, b, xfB, margin)
 		if !checkCommon(t, i, a, xfA, b, xfB, margin, sd, m) {
 			continue

@@ -1,10 +1,6 @@
 package solver
 
-import (
-	"math"
-
-	"github.com/tumble2d/tumble/components"
-)
+import "github.com/tumble2d/tumble/components"
 
 // ContactPoint is one point of a [Contact] constraint.
 type ContactPoint struct {
@@ -155,16 +151,16 @@ func solveContact(c *Contact, bodies []BodyState, p *stepParams, elapsed float64
 			// Speculative: allow closing the gap within this substep, no more.
 			bias = s * p.invH
 		} else if useBias {
-			bias = math.Max(c.Soft.BiasRate*s, -p.maxPushOut)
+			bias = maxf(c.Soft.BiasRate*s, -p.maxPushOut)
 			massScale, impulseScale = c.Soft.MassScale, c.Soft.ImpulseScale
 		}
 		dv := vB.Add(components.CrossSV(wB, rB)).Sub(vA.Add(components.CrossSV(wA, rA)))
 		vn := dv.Dot(n)
 		impulse := -cp.NormalMass*massScale*(vn+bias) - impulseScale*cp.NormalImpulse
-		newImpulse := math.Max(cp.NormalImpulse+impulse, 0)
+		newImpulse := maxf(cp.NormalImpulse+impulse, 0)
 		impulse = newImpulse - cp.NormalImpulse
 		cp.NormalImpulse = newImpulse
-		cp.MaxNormalImpulse = math.Max(cp.MaxNormalImpulse, impulse)
+		cp.MaxNormalImpulse = maxf(cp.MaxNormalImpulse, impulse)
 		P := n.Scale(impulse)
 		vA = vA.MulAdd(-mA, P)
 		wA -= iA * rA.Cross(P)
@@ -179,7 +175,7 @@ func solveContact(c *Contact, bodies []BodyState, p *stepParams, elapsed float64
 		vt := dv.Dot(t)
 		impulse := -cp.TangentMass * vt
 		maxF := c.Friction * cp.NormalImpulse
-		newImpulse := math.Max(-maxF, math.Min(cp.TangentImpulse+impulse, maxF))
+		newImpulse := maxf(-maxF, minf(cp.TangentImpulse+impulse, maxF))
 		impulse = newImpulse - cp.TangentImpulse
 		cp.TangentImpulse = newImpulse
 		P := t.Scale(impulse)
@@ -217,10 +213,10 @@ func applyRestitution(c *Contact, bodies []BodyState, p *stepParams) {
 		dv := vB.Add(components.CrossSV(wB, rB)).Sub(vA.Add(components.CrossSV(wA, rA)))
 		vn := dv.Dot(n)
 		impulse := -cp.NormalMass * (vn + c.Restitution*cp.RelativeVelocity)
-		newImpulse := math.Max(cp.NormalImpulse+impulse, 0)
+		newImpulse := maxf(cp.NormalImpulse+impulse, 0)
 		impulse = newImpulse - cp.NormalImpulse
 		cp.NormalImpulse = newImpulse
-		cp.MaxNormalImpulse = math.Max(cp.MaxNormalImpulse, impulse)
+		cp.MaxNormalImpulse = maxf(cp.MaxNormalImpulse, impulse)
 		P := n.Scale(impulse)
 		vA = vA.MulAdd(-mA, P)
 		wA -= iA * rA.Cross(P)
@@ -233,4 +229,21 @@ func applyRestitution(c *Contact, bodies []BodyState, p *stepParams) {
 	if c.KindB == KindDynamic {
 		bodies[c.B].V, bodies[c.B].W = vB, wB
 	}
+}
+
+// maxf and minf are plain comparisons: math.Max and math.Min handle NaN and
+// signed zeros in an assembly routine that the compiler does not inline, and
+// every call spills the float registers. Inputs here are finite.
+func maxf(a, b float64) float64 {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+func minf(a, b float64) float64 {
+	if a < b {
+		return a
+	}
+	return b
 }

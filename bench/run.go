@@ -1,0 +1,294 @@
+package bench
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"runtime"
+	"slices"
+	"time"
+
+	arche "github.com/mlange-42/arche/ecs"
+	"github.com/mlange-42/arche/generic"
+	"github.com/tumble2d/tumble/ecs"
+	"github.com/tumble2d/tumble/systems"
+)
+
+// DefaultWarmup is the number of untimed ticks at the start of a run:
+// scenes.md excludes the first step from every timing.
+const DefaultWarmup = 1
+
+// Options configures a [Sim] and a [Run]. The zero value runs the scene's
+// default steps at scale 1 on GOMAXPROCS workers with no warm-up.
+type Options struct {
+	Workers int     // workers sharing each step; 0 means GOMAXPROCS
+	Scale   float64 // scale factor of scalable scenes; 0 means 1
+	// Steps is the total number of ticks, warm-up included; 0 means the
+	// scene's default (Scene.Steps), so that health checks and checksums are
+	// always taken after the same tick whatever the warm-up.
+	Steps int
+	// Warmup is the number of untimed ticks at the start (use
+	// [DefaultWarmup]); it must be smaller than Steps.
+	Warmup int
+	// Config, if not nil, may change the physics settings after the scene
+	// has set its own (gravity, sleep, workers).
+	Config func(*systems.Config)
+	// ProfileContext is passed to systems.Config.ProfileContext: its pprof
+	// labels extend the engine's "stage" labels.
+	ProfileContext context.Context
+	// Progress, if not nil, is called after every timed tick with the ticks
+	// done so far (warm-up included), the total, and the wall time of the
+	// timed ticks so far. It runs inside the measured loop: keep it cheap
+	// and free of allocations.
+	Progress func(done, total int, timed time.Duration)
+	// Timer, if not nil, is started right before the first timed tick and
+	// stopped right after the last one (pass a *testing.B).
+	Timer Timer
+}
+
+// Timer is what [Run] needs of a *testing.B to exclude the scene build and
+// the warm-up from a benchmark's time.
+type Timer interface {
+	StartTimer()
+	StopTimer()
+}
+
+// Sim is a scene running in its own world: the world, the physics system set
+// and the built scene. Create it with [NewSim], advance it with [Sim.Step],
+// and release the workers with [Sim.Close].
+type Sim struct {
+	World   *arche.World
+	Physics *systems.Physics
+	Built   *Built
+	Config  systems.Config
+	// BuildTime is the wall time of Scene.Build.
+	BuildTime time.Duration
+
+	profile generic.Resource[ecs.Profile]
+}
+
+// NewSim creates a world, initialises a physics system set with the scene's
+// settings and opts (Workers, Scale, Config, ProfileContext; the step counts
+// are Run's business) and builds the scene in it.
+func NewSim(scene *Scene, opts Options) (*Sim, error) {
+	scale := opts.Scale
+	if scale == 0 {
+		scale = 1
+	}
+	if opts.Workers < 0 {
+		return nil, fmt.Errorf("bench: workers = %d must be >= 0", opts.Workers)
+	}
+	cfg := scene.Config(opts.Workers)
+	cfg.ProfileContext = opts.ProfileContext
+	if opts.Config != nil {
+		opts.Config(&cfg)
+	}
+	phys, err := systems.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	w := arche.NewWorld(16384)
+	s := &Sim{World: &w, Physics: phys, Config: cfg}
+	phys.Initialize(s.World)
+	t0 := time.Now()
+	s.Built, err = scene.Build(s.World, scale)
+	s.BuildTime = time.Since(t0)
+	if err != nil {
+		phys.Finalize(s.World)
+		return nil, err
+	}
+	s.Built.Dt = cfg.Dt
+	s.profile = generic.NewResource[ecs.Profile](s.World)
+	return s, nil
+}
+
+// Step runs one tick: the scene's hook ([Built.PreStep]), then
+// Physics.Update.
+func (s *Sim) Step() error {
+	if err := s.Built.PreStep(s.World); err != nil {
+		return err
+	}
+	s.Physics.Update(s.World)
+	return nil
+}
+
+// Profile returns the engine's profile of the last tick (the ecs.Profile
+// resource). The pointer is overwritten by every Step.
+func (s *Sim) Profile() *ecs.Profile { return s.profile.Get() }
+
+// Health runs the scene's health check on the current state.
+func (s *Sim) Health() Health { return s.Built.Health(s.World) }
+
+// Checksum returns the [Checksum] of the current state.
+func (s *Sim) Checksum() string { return Checksum(s.World, s.Built.Bodies) }
+
+// Close stops the physics workers and removes its resources; the world keeps
+// the bodies. Close is idempotent.
+func (s *Sim) Close() {
+	if s.Physics != nil {
+		s.Physics.Finalize(s.World)
+		s.Physics = nil
+	}
+}
+
+// Checksum returns the FNV-1a 64 hash, as 16 hex digits, of the final
+// transforms of ents in order: per body the little-endian bits of P.X, P.Y,
+// R.C and R.S (32 bytes). A body that is no longer alive (cool_demo removes
+// fallen ones) contributes 8 bytes of 0xFF instead.
+func Checksum(w *arche.World, ents []arche.Entity) string {
+	h := fnv.New64a()
+	ps := newPoses(w)
+	var buf [32]byte
+	for _, e := range ents {
+		t, ok := ps.get(e)
+		if !ok {
+			_, _ = h.Write([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff})
+			continue
+		}
+		binary.LittleEndian.PutUint64(buf[0:], math.Float64bits(t.P.X))
+		binary.LittleEndian.PutUint64(buf[8:], math.Float64bits(t.P.Y))
+		binary.LittleEndian.PutUint64(buf[16:], math.Float64bits(t.R.C))
+		binary.LittleEndian.PutUint64(buf[24:], math.Float64bits(t.R.S))
+		_, _ = h.Write(buf[:])
+	}
+	return fmt.Sprintf("%016x", h.Sum64())
+}
+
+// Result is what one [Run] measured. Times are wall times of Physics.Update
+// over the timed ticks (the scene hook and the build are excluded).
+type Result struct {
+	Scene   string
+	Scale   float64
+	Bodies  int // bodies created by the build, static ones included
+	Workers int
+	Steps   int // ticks run, warm-up included
+	Warmup  int // untimed ticks at the start
+	Timed   int // Steps - Warmup
+
+	BuildTime time.Duration
+	StepTimes []time.Duration // per timed tick, in order
+	Total     time.Duration   // sum of StepTimes
+	Mean      time.Duration
+	Median    time.Duration
+	P95       time.Duration // nearest-rank 95th percentile
+	Min, Max  time.Duration
+	// Stages is the mean time per timed tick of each stage, from the
+	// ecs.Profile resource.
+	Stages [ecs.NumStages]time.Duration
+
+	// Counters of the last tick (ecs.Profile).
+	Contacts int // touching manifolds
+	Points   int // contact points
+	Awake    int // awake dynamic and kinematic bodies simulated (Profile.Bodies)
+	Frozen   int // static and sleeping bodies
+	Islands  int
+	Pairs    int
+	Colors   int
+	// MeanContacts is the mean over the timed ticks of Profile.Contacts.
+	MeanContacts float64
+
+	AllocsPerStep float64 // heap allocations per timed tick (whole process)
+	BytesPerStep  float64 // heap bytes allocated per timed tick
+	GCCycles      uint32  // garbage collections during the timed ticks
+
+	Health   Health
+	Checksum string
+}
+
+// MsPerStep returns the mean wall time of a timed tick in milliseconds.
+func (r *Result) MsPerStep() float64 { return ms(r.Mean) }
+
+func ms(d time.Duration) float64 { return float64(d) / 1e6 }
+
+// Run builds scene in a fresh world, runs opts.Warmup untimed ticks and the
+// remaining ticks up to opts.Steps timed, and returns the measurements, the
+// health check and the checksum of the final state. A failed health check is
+// reported in Result.Health, not as an error.
+func Run(scene *Scene, opts Options) (*Result, error) {
+	steps := opts.Steps
+	if steps == 0 {
+		steps = scene.Steps
+	}
+	if steps < 0 || opts.Warmup < 0 {
+		return nil, fmt.Errorf("bench: steps = %d and warmup = %d must be >= 0", opts.Steps, opts.Warmup)
+	}
+	if opts.Warmup >= steps {
+		return nil, fmt.Errorf("bench: warmup = %d leaves no timed ticks of %d", opts.Warmup, steps)
+	}
+	sim, err := NewSim(scene, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer sim.Close()
+	r := &Result{Scene: scene.Name, Scale: sim.Built.Scale, Bodies: len(sim.Built.Bodies),
+		Workers: sim.Physics.Workers(), Steps: steps, Warmup: opts.Warmup, Timed: steps - opts.Warmup,
+		BuildTime: sim.BuildTime}
+	for i := 0; i < opts.Warmup; i++ {
+		if err := sim.Step(); err != nil {
+			return nil, err
+		}
+	}
+	r.StepTimes = make([]time.Duration, 0, r.Timed)
+	var stages [ecs.NumStages]time.Duration
+	contacts := 0
+	prof := sim.Profile()
+	var hookErr error
+
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	if opts.Timer != nil {
+		opts.Timer.StartTimer()
+	}
+	for i := opts.Warmup; i < steps; i++ {
+		if err := sim.Built.PreStep(sim.World); err != nil {
+			hookErr = err
+			break
+		}
+		t0 := time.Now()
+		sim.Physics.Update(sim.World)
+		d := time.Since(t0)
+		r.StepTimes = append(r.StepTimes, d)
+		r.Total += d
+		for s := range stages {
+			stages[s] += prof.Stages[s]
+		}
+		contacts += prof.Contacts
+		if opts.Progress != nil {
+			opts.Progress(i+1, steps, r.Total)
+		}
+	}
+	if opts.Timer != nil {
+		opts.Timer.StopTimer()
+	}
+	runtime.ReadMemStats(&after)
+	if hookErr != nil {
+		return nil, errors.Join(errors.New("bench: scene hook failed"), hookErr)
+	}
+
+	n := time.Duration(r.Timed)
+	r.Mean = r.Total / n
+	for s := range stages {
+		r.Stages[s] = stages[s] / n
+	}
+	sorted := slices.Clone(r.StepTimes)
+	slices.Sort(sorted)
+	r.Min, r.Max = sorted[0], sorted[len(sorted)-1]
+	r.Median = sorted[len(sorted)/2]
+	if len(sorted)%2 == 0 {
+		r.Median = (sorted[len(sorted)/2-1] + sorted[len(sorted)/2]) / 2
+	}
+	r.P95 = sorted[int(math.Ceil(0.95*float64(len(sorted))))-1]
+	r.Contacts, r.Points, r.Awake, r.Frozen = prof.Contacts, prof.Points, prof.Bodies, prof.Frozen
+	r.Islands, r.Pairs, r.Colors = prof.Islands, prof.Pairs, prof.Colors
+	r.MeanContacts = float64(contacts) / float64(r.Timed)
+	r.AllocsPerStep = float64(after.Mallocs-before.Mallocs) / float64(r.Timed)
+	r.BytesPerStep = float64(after.TotalAlloc-before.TotalAlloc) / float64(r.Timed)
+	r.GCCycles = after.NumGC - before.NumGC
+	r.Health = sim.Health()
+	r.Checksum = sim.Checksum()
+	return r, nil
+}

@@ -1,0 +1,132 @@
+package systems_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/tumble2d/tumble/components"
+	"github.com/tumble2d/tumble/ecs"
+	"github.com/tumble2d/tumble/systems"
+)
+
+// kinematicPlatform is a 4 m x 0.5 m kinematic box at (x, y) moving at v.
+func kinematicPlatform(x, y float64, v components.Vec2) ecs.BodyDef {
+	d := ecs.DefaultBodyDef()
+	d.Type = components.Kinematic
+	d.Position = components.V(x, y)
+	d.Shape = components.Box(2, 0.25)
+	d.LinearVelocity = v
+	return d
+}
+
+// TestPhysicsKinematicCarries: a 0.5 m box rests on a kinematic platform
+// moving at (1, 0) m/s, friction 0.6 on both (mixed 0.6), for 2 s.
+//
+//   - Box moving with the platform from the start: its x displacement equals
+//     the platform's 2 m within 2 %, and it is still on the platform (centre
+//     within the platform's half width, 0.25 m above its top within 1 cm).
+//   - Box at rest at the start: friction mu g = 6 m/s^2 accelerates it to
+//     1 m/s in 1/6 s while the platform slides 1/12 m under it, so its
+//     displacement is 2 - v^2 / (2 mu g) = 1.9167 m: within 2 % of that.
+//
+// The platform's own motion is exact: x = x0 + N dt v within 1e-9 relative,
+// and a kinematic body in contact never falls asleep.
+func TestPhysicsKinematicCarries(t *testing.T) {
+	for _, comoving := range []bool{true, false} {
+		s := newSim(t, func(c *systems.Config) { c.Workers = 1 })
+		plat := s.add(kinematicPlatform(0, 0, components.V(1, 0)))
+		d := dynBox(0, 0.25+0.25, 0.25, 0.25)
+		if comoving {
+			d.LinearVelocity = components.V(1, 0)
+		}
+		b := s.add(d)
+		p0, b0 := s.pos(plat), s.pos(b)
+		s.run(120)
+		dp := s.pos(plat).X - p0.X
+		db := s.pos(b).X - b0.X
+		want := 2.0
+		if !comoving {
+			want = 2 - 1/(2*0.6*10)
+		}
+		t.Logf("comoving %v: platform moved %.6f m, box %.4f m (want %.4f), box height above the platform %.5f, asleep %v/%v",
+			comoving, dp, db, want, s.pos(b).Y-s.pos(plat).Y, s.asleep(b), s.asleep(plat))
+		if r := relErr(dp, 2, 2); r > 1e-9 {
+			t.Errorf("platform moved %.12f m in 2 s at 1 m/s, want 2 within 1e-9 relative", dp)
+		}
+		if r := relErr(db, want, want); r > 0.02 {
+			t.Errorf("comoving %v: box moved %.4f m, want %.4f within 2 %% (error %.2f %%)", comoving, db, want, 100*r)
+		}
+		if rel := s.pos(b).Sub(s.pos(plat)); math.Abs(rel.X) > 2 || math.Abs(rel.Y-0.5) > 0.01 {
+			t.Errorf("comoving %v: box is no longer on the platform: offset %v from its centre", comoving, rel)
+		}
+		if v := s.v(plat); v.Lin != components.V(1, 0) || v.Ang != 0 {
+			t.Errorf("the platform's velocity changed to %+v", v)
+		}
+		if s.asleep(b) || s.asleep(plat) {
+			t.Errorf("a body on a moving platform fell asleep (box %v, platform %v)", s.asleep(b), s.asleep(plat))
+		}
+	}
+}
+
+// TestPhysicsKinematicLifts: a kinematic platform moving up at 0.5 m/s lifts
+// a box resting on it: after 2 s the box rose 1 m within 2 % and still sits on
+// top (0.5 m above the platform centre within 1 cm).
+func TestPhysicsKinematicLifts(t *testing.T) {
+	s := newSim(t, func(c *systems.Config) { c.Workers = 1 })
+	plat := s.add(kinematicPlatform(0, 0, components.V(0, 0.5)))
+	b := s.add(dynBox(0.3, 0.5, 0.25, 0.25))
+	y0 := s.pos(b).Y
+	s.run(120)
+	dy := s.pos(b).Y - y0
+	gap := s.pos(b).Y - s.pos(plat).Y
+	t.Logf("platform rose %.6f m, box %.4f m, box centre %.5f above the platform centre, box v %+v", s.pos(plat).Y, dy, gap, s.v(b))
+	if r := relErr(dy, 1, 1); r > 0.02 {
+		t.Errorf("box rose %.4f m, want 1 m (the platform's rise) within 2 %%", dy)
+	}
+	if math.Abs(gap-0.5) > 0.01 {
+		t.Errorf("box centre is %.4f m above the platform centre, want 0.5 within 1 cm", gap)
+	}
+	if r := relErr(s.pos(plat).Y, 1, 1); r > 1e-9 {
+		t.Errorf("platform at height %.12f after 2 s at 0.5 m/s, want 1", s.pos(plat).Y)
+	}
+}
+
+// TestPhysicsKinematicNotPushed drops a heavy box (density 100, 1 m, from
+// 1 m up) onto a kinematic body (at rest, and moving at (0.3, 0.1) m/s with
+// spin 0.2 rad/s). The kinematic body's velocity is exactly unchanged
+// (bit-identical) and its pose follows x0 + N dt v within 1e-9; the heavy box
+// comes to rest on it rather than pushing it.
+func TestPhysicsKinematicNotPushed(t *testing.T) {
+	for _, kv := range []components.Velocity{{}, {Lin: components.V(0.3, 0.1), Ang: 0.2}} {
+		s := newSim(t, func(c *systems.Config) { c.Workers = 1 })
+		d := kinematicPlatform(0, 0, kv.Lin)
+		d.AngularVelocity = kv.Ang
+		k := s.add(d)
+		heavy := dynBox(0, 2, 0.5, 0.5)
+		heavy.Density = 100
+		h := s.add(heavy)
+		x0 := s.pos(k)
+		touched := false
+		for i := 1; i <= 90; i++ {
+			s.run(1)
+			touched = touched || s.profile().Contacts > 0
+			if v := s.v(k); v != kv {
+				t.Fatalf("tick %d: kinematic velocity %+v, want %+v unchanged", i, v, kv)
+			}
+		}
+		want := x0.MulAdd(90*s.cfg.Dt, kv.Lin)
+		if e := s.pos(k).Sub(want).Len(); e > 1e-9*math.Max(1, want.Len()) {
+			t.Errorf("kinematic body at %v, want %v (moved only by its own velocity)", s.pos(k), want)
+		}
+		if wantA := 90 * s.cfg.Dt * kv.Ang; math.Abs(s.angle(k)-wantA) > 1e-9 {
+			t.Errorf("kinematic body angle %.12f, want %.12f", s.angle(k), wantA)
+		}
+		if !touched {
+			t.Errorf("the heavy box never touched the kinematic body: scene broken")
+		}
+		if y := s.pos(h).Y - s.pos(k).Y; kv.Ang == 0 && (y < 0.74 || y > 0.76) {
+			t.Errorf("heavy box centre %.4f m above the kinematic centre, want 0.75 (resting on it)", y)
+		}
+		t.Logf("kinematic v %+v: unchanged; heavy box at %v, kinematic at %v", kv, s.pos(h), s.pos(k))
+	}
+}

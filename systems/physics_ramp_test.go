@@ -1,0 +1,125 @@
+package systems_test
+
+import (
+	"math"
+	"testing"
+
+	arche "github.com/mlange-42/arche/ecs"
+	"github.com/tumble2d/tumble/components"
+	"github.com/tumble2d/tumble/systems"
+)
+
+// rampScene builds a static ramp (a 20 m x 1 m box rotated by theta about the
+// origin) and a dynamic 1 m box resting on its upper face, rotated by theta,
+// its bottom face exactly on the ramp's surface. Both have friction mu, so
+// the contact friction is sqrt(mu mu) = mu. Gravity is (0, -10). It returns
+// the sim, the box and the unit vector down the ramp.
+func rampScene(t *testing.T, theta, mu float64) (*sim, arche.Entity, components.Vec2) {
+	s := newSim(t, func(c *systems.Config) { c.Workers = 1 })
+	r := staticBox(0, 0, 10, 0.5, theta)
+	r.Friction = mu
+	s.add(r)
+	rot := components.NewRot(theta)
+	n := rot.Y() // ramp surface normal
+	c := n.Scale(0.5 + 0.5)
+	d := dynBox(c.X, c.Y, 0.5, 0.5)
+	d.Angle = theta
+	d.Friction = mu
+	b := s.add(d)
+	down := rot.X().Neg() // the ramp rises along +x of its frame
+	return s, b, down
+}
+
+// TestPhysicsRampStaticFriction: below the angle of repose (tan theta < mu)
+// a box stays put. mu = 0.6, theta = 20 deg (tan = 0.36), and also 30 deg
+// (tan = 0.58, just under). Tolerance: displacement along the ramp after 2 s
+// < 1 cm; Box2D's soft contact lets a resting box creep by well under a
+// millimetre. The box also falls asleep within the 2 s.
+func TestPhysicsRampStaticFriction(t *testing.T) {
+	for _, deg := range []float64{20, 30} {
+		theta := deg * math.Pi / 180
+		s, b, down := rampScene(t, theta, 0.6)
+		p0 := s.pos(b)
+		s.run(120)
+		disp := s.pos(b).Sub(p0).Dot(down)
+		t.Logf("theta %.0f deg, mu 0.6: displacement along the ramp after 2 s: %.3g m, asleep %v", deg, disp, s.asleep(b))
+		if math.Abs(disp) >= 0.01 {
+			t.Errorf("theta %.0f deg, mu 0.6: box moved %.4f m along the ramp in 2 s, want < 0.01 m (static friction holds it)", deg, disp)
+		}
+		if !s.asleep(b) {
+			t.Errorf("theta %.0f deg, mu 0.6: the box resting on the ramp is not asleep after 2 s", deg)
+		}
+		if !s.finiteBody(b) {
+			t.Fatalf("non-finite body state %+v %+v", s.transform(b), s.v(b))
+		}
+	}
+}
+
+// TestPhysicsRampSliding: above the angle of repose a box slides with
+// acceleration a = g (sin theta - mu cos theta). theta = 40 deg, mu = 0.3 gives
+// a = 4.130 m/s^2. After a 0.1 s settle, the displacement along the ramp s(t)
+// is sampled every tick for 1 s and a least-squares fit of
+// s = s0 + v0 t + a t^2 / 2 gives a. Tolerance: 5 % relative.
+func TestPhysicsRampSliding(t *testing.T) {
+	cases := []struct{ deg, mu float64 }{{40, 0.3}, {30, 0.2}, {45, 0}}
+	for _, tc := range cases {
+		theta := tc.deg * math.Pi / 180
+		s, b, down := rampScene(t, theta, tc.mu)
+		s.run(6)
+		p0 := s.pos(b)
+		var ts, ds []float64
+		for i := 1; i <= 60; i++ {
+			s.run(1)
+			ts = append(ts, float64(i)*s.cfg.Dt)
+			ds = append(ds, s.pos(b).Sub(p0).Dot(down))
+		}
+		a := fitQuadratic(ts, ds)
+		want := 10 * (math.Sin(theta) - tc.mu*math.Cos(theta))
+		rel := math.Abs(a-want) / want
+		t.Logf("theta %.0f deg, mu %.1f: fitted acceleration %.4f m/s^2, g(sin - mu cos) = %.4f, error %.2f %%; angle %.4f rad (ramp %.4f)",
+			tc.deg, tc.mu, a, want, 100*rel, s.angle(b), theta)
+		if rel > 0.05 {
+			t.Errorf("theta %.0f deg, mu %.1f: acceleration along the ramp %.4f m/s^2, want %.4f within 5 %% (error %.2f %%)",
+				tc.deg, tc.mu, a, want, 100*rel)
+		}
+		// It slides, it does not tumble: the angle stays the ramp's.
+		if d := math.Abs(s.angle(b) - theta); d > 0.02 {
+			t.Errorf("theta %.0f deg: box angle %.4f rad, ramp %.4f: it tipped (want within 0.02 rad)", tc.deg, s.angle(b), theta)
+		}
+	}
+}
+
+// fitQuadratic returns the a of the least-squares fit y = c0 + c1 t + a t^2/2.
+func fitQuadratic(ts, ys []float64) float64 {
+	// Normal equations for the basis 1, t, t^2.
+	var m [3][4]float64
+	for i, t := range ts {
+		b := [3]float64{1, t, t * t}
+		for r := 0; r < 3; r++ {
+			for c := 0; c < 3; c++ {
+				m[r][c] += b[r] * b[c]
+			}
+			m[r][3] += b[r] * ys[i]
+		}
+	}
+	// Gauss-Jordan elimination with partial pivoting.
+	for c := 0; c < 3; c++ {
+		p := c
+		for r := c + 1; r < 3; r++ {
+			if math.Abs(m[r][c]) > math.Abs(m[p][c]) {
+				p = r
+			}
+		}
+		m[c], m[p] = m[p], m[c]
+		for r := 0; r < 3; r++ {
+			if r == c {
+				continue
+			}
+			f := m[r][c] / m[c][c]
+			for k := c; k < 4; k++ {
+				m[r][k] -= f * m[c][k]
+			}
+		}
+	}
+	return 2 * m[2][3] / m[2][2]
+}

@@ -1,0 +1,141 @@
+package systems_test
+
+import (
+	"math"
+	"testing"
+
+	arche "github.com/mlange-42/arche/ecs"
+	"github.com/tumble2d/tumble/components"
+	"github.com/tumble2d/tumble/systems"
+)
+
+// TestPhysicsStackStandsStill stacks 20 boxes of 1 m x 1 m on the ground,
+// each placed exactly on the one below, and runs 10 s (600 ticks).
+// Tolerances: the top box drifts < 1 cm sideways over the 10 s; after the
+// first second its height stays within 2 cm of its height at t = 1 s (the
+// soft contacts compress the stack by a few mm while it settles); every box
+// is asleep at the end. Box2D v3 holds such a stack with sub-millimetre
+// drift.
+func TestPhysicsStackStandsStill(t *testing.T) {
+	s := newSim(t, nil)
+	s.add(ground())
+	var boxes []arche.Entity
+	for i := 0; i < 20; i++ {
+		boxes = append(boxes, s.add(dynBox(0, 0.5+float64(i), 0.5, 0.5)))
+	}
+	top := boxes[len(boxes)-1]
+	x0 := s.pos(top).X
+	s.run(60)
+	ySettled := s.pos(top).Y
+	maxDX, maxDY, sleptAt := 0.0, 0.0, -1
+	for i := 61; i <= 600; i++ {
+		s.run(1)
+		p := s.pos(top)
+		maxDX = math.Max(maxDX, math.Abs(p.X-x0))
+		maxDY = math.Max(maxDY, math.Abs(p.Y-ySettled))
+		if sleptAt < 0 && s.asleep(top) {
+			sleptAt = i
+		}
+	}
+	t.Logf("top box: initial height %.4f, at 1 s %.5f (sag %.3g m), largest x drift %.3g m (tol 0.01), largest height change after 1 s %.3g m (tol 0.02), asleep from tick %d",
+		19.5, ySettled, 19.5-ySettled, maxDX, maxDY, sleptAt)
+	if maxDX >= 0.01 {
+		t.Errorf("top box drifted %.4f m sideways in 10 s, want < 0.01 m", maxDX)
+	}
+	if maxDY >= 0.02 {
+		t.Errorf("top box height moved %.4f m from its settled height after the first second, want < 0.02 m", maxDY)
+	}
+	for i, b := range boxes {
+		if !s.asleep(b) {
+			t.Errorf("box %d (height %.3f) is not asleep after 10 s", i, s.pos(b).Y)
+		}
+		if a := math.Abs(s.angle(b)); a > 0.01 {
+			t.Errorf("box %d turned by %.4f rad, want < 0.01", i, a)
+		}
+	}
+}
+
+// TestPhysicsRollingBall throws a ball (radius 0.25, friction 0.6 on ground
+// of friction 0.6) along the ground at v0 = 2 m/s without spin.
+//
+// Physics: it slides until friction has made it roll. For a uniform disc
+// (I = m r^2 / 2) the rolling speed is v0 - mu g t and the spin r w = -2 mu g
+// t; they meet at t = v0 / (3 mu g) = 0.11 s with v = 2 v0 / 3 = 1.333 m/s.
+// From then on there is no slip and, since Tumble (like Box2D) has no rolling
+// resistance, nothing slows it down: the speed stays constant.
+// Tolerances: after 0.5 s, w = -v/r within 5 % and v = 2 v0 / 3 within 5 %;
+// from 0.5 s to 1.5 s the speed stays constant within 1 %.
+func TestPhysicsRollingBall(t *testing.T) {
+	const r, v0 = 0.25, 2.0
+	s := newSim(t, func(c *systems.Config) { c.Workers = 1 })
+	s.add(ground())
+	d := dynCircle(-15, r, r)
+	d.LinearVelocity = components.V(v0, 0)
+	b := s.add(d)
+	s.run(30)
+	v := s.v(b)
+	ratio := -v.Ang * r / v.Lin.X
+	t.Logf("at 0.5 s: v = %.5f m/s (2 v0/3 = %.5f), w = %.5f rad/s, -w r / v = %.5f", v.Lin.X, 2*v0/3, v.Ang, ratio)
+	if math.Abs(ratio-1) > 0.05 {
+		t.Errorf("at 0.5 s: angular velocity %.4f rad/s, want -v/r = %.4f within 5 %%", v.Ang, -v.Lin.X/r)
+	}
+	if rel := math.Abs(v.Lin.X-2*v0/3) / (2 * v0 / 3); rel > 0.05 {
+		t.Errorf("at 0.5 s: speed %.4f m/s, want 2 v0 / 3 = %.4f within 5 %% (slide-to-roll transition)", v.Lin.X, 2*v0/3)
+	}
+	vStart := v.Lin.X
+	minV, maxV := vStart, vStart
+	for i := 0; i < 60; i++ {
+		s.run(1)
+		minV = math.Min(minV, s.v(b).Lin.X)
+		maxV = math.Max(maxV, s.v(b).Lin.X)
+		if y := s.pos(b).Y; math.Abs(y-r) > 0.005 {
+			t.Fatalf("the ball left the ground: centre height %.4f, radius %.2f", y, r)
+		}
+	}
+	t.Logf("from 0.5 s to 1.5 s: speed in [%.6f, %.6f], relative spread %.3g (tol 0.01), -w r / v at 1.5 s = %.5f",
+		minV, maxV, (maxV-minV)/vStart, -s.v(b).Ang*r/s.v(b).Lin.X)
+	if (maxV-vStart)/vStart > 0.01 || (vStart-minV)/vStart > 0.01 {
+		t.Errorf("rolling speed left [%.4f, %.4f] (1 %% of %.4f) between 0.5 s and 1.5 s: got [%.4f, %.4f]",
+			0.99*vStart, 1.01*vStart, vStart, minV, maxV)
+	}
+	if s.asleep(b) {
+		t.Errorf("a rolling ball fell asleep")
+	}
+}
+
+// TestPhysicsRollingBallDamped: with LinearDamping = AngularDamping = 0.5 the
+// rolling ball slows as exp(-0.5 t) (both velocities decay at the same rate,
+// so it keeps rolling without slip), comes to rest and falls asleep: asleep
+// within 15 s (from 1.33 m/s, |v| + r |w| = 2 |v| drops below the sleep
+// threshold 0.05 m/s after ln(53)/0.5 = 8 s, plus 0.5 s to sleep). Its speed
+// at t = 3 s must be exp(-0.5 * 2.5) of the speed at 0.5 s within 5 %.
+func TestPhysicsRollingBallDamped(t *testing.T) {
+	const r, v0 = 0.25, 2.0
+	s := newSim(t, func(c *systems.Config) { c.Workers = 1 })
+	s.add(ground())
+	d := dynCircle(-15, r, r)
+	d.LinearVelocity = components.V(v0, 0)
+	d.LinearDamping, d.AngularDamping = 0.5, 0.5
+	b := s.add(d)
+	s.run(30)
+	vHalf := s.v(b).Lin.X
+	s.run(150)
+	v3 := s.v(b).Lin.X
+	want := vHalf * math.Exp(-0.5*2.5)
+	t.Logf("damped: v(0.5 s) = %.4f, v(3 s) = %.4f, vHalf exp(-1.25) = %.4f", vHalf, v3, want)
+	if math.Abs(v3-want)/want > 0.05 {
+		t.Errorf("damped rolling ball: v(3 s) = %.4f m/s, want %.4f (exponential decay at rate 0.5/s) within 5 %%", v3, want)
+	}
+	sleptAt := -1
+	for i := 181; i <= 900; i++ {
+		s.run(1)
+		if s.asleep(b) {
+			sleptAt = i
+			break
+		}
+	}
+	t.Logf("damped: asleep at tick %d (%.2f s) at x = %.3f", sleptAt, float64(sleptAt)/60, s.pos(b).X)
+	if sleptAt < 0 {
+		t.Errorf("damped rolling ball not asleep after 15 s: v = %+v", s.v(b))
+	}
+}
