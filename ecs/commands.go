@@ -168,8 +168,8 @@ func SetVelocity(w *arche.World, e arche.Entity, lin components.Vec2, ang float6
 // SetMass sets the mass (kg) and rotational inertia (kg m^2) of dynamic body
 // e; both must be > 0 and finite.
 func SetMass(w *arche.World, e arche.Entity, mass, inertia float64) error {
-	if !(mass > 0) || !(inertia > 0) || !components.IsFinite(mass) || !components.IsFinite(inertia) {
-		return errorf("mass %v and inertia %v must be > 0 and finite", mass, inertia)
+	if !usable(mass) || !usable(inertia) {
+		return errorf("mass %v and inertia %v must be > 0, finite and invertible", mass, inertia)
 	}
 	_, _, b, m, _, err := body(w, e)
 	if err != nil {

@@ -117,8 +117,14 @@ func (d *BodyDef) Validate() error {
 		return defErr("Density", "is zero and Mass is zero: a dynamic body needs mass")
 	}
 	if d.Type == components.Dynamic {
-		if m, _ := d.massData(); !(m > 0) || !components.IsFinite(m) {
-			return defErr("Density", "gives no usable mass for this shape")
+		// The solver works with 1/m and 1/I: a subnormal mass would make
+		// them infinite.
+		if m, i := d.massData(); !usable(m) || !usable(i) {
+			field := "Density"
+			if d.Mass > 0 {
+				field = "Mass"
+			}
+			return defErr(field, "gives a mass or inertia too small or too large to invert")
 		}
 	}
 	if d.Friction < 0 {
@@ -169,4 +175,9 @@ func (d *BodyDef) fill(t *components.Transform, v *components.Velocity, s *compo
 		LinearDamping: d.LinearDamping, AngularDamping: d.AngularDamping}
 	*m = d.mass()
 	*f = components.Force{}
+}
+
+// usable reports whether x is a positive finite value with a finite inverse.
+func usable(x float64) bool {
+	return x > 0 && components.IsFinite(x) && components.IsFinite(1/x)
 }

@@ -64,11 +64,17 @@ func integrateVelocities(p *stepParams, bodies []BodyState, sims []BodySim, list
 			continue
 		}
 		st := &bodies[i]
-		linDamp := 1 / (1 + p.h*sim.LinearDamping)
-		angDamp := 1 / (1 + p.h*sim.AngularDamping)
+		v, w := st.V, st.W
+		// Damping is an implicit decay, v / (1 + h c): stable for any c.
+		if sim.LinearDamping != 0 {
+			v = v.Scale(1 / (1 + p.h*sim.LinearDamping))
+		}
+		if sim.AngularDamping != 0 {
+			w *= 1 / (1 + p.h*sim.AngularDamping)
+		}
 		dv := p.gravity.Scale(sim.GravityScale).MulAdd(sim.InvMass, sim.Force)
-		v := st.V.Scale(linDamp).MulAdd(p.h, dv)
-		w := st.W*angDamp + p.h*sim.InvInertia*sim.Torque
+		v = v.MulAdd(p.h, dv)
+		w += p.h * sim.InvInertia * sim.Torque
 		// Clamp runaway speeds (a user teleport into deep overlap, say) so a
 		// body can never cross more than MaxLinearSpeed*h in one substep.
 		if vv := v.LenSq(); vv > p.maxSpeedSq {

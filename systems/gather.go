@@ -21,6 +21,85 @@ type frozenRows struct {
 	sleeping []bool
 	hash     uint64
 	built    bool
+
+	// The static bodies of the last rebuild, to find what changed.
+	prevEnts  []arche.Entity
+	prevAABBs []components.AABB
+	index     []int32
+	changed   []components.AABB
+}
+
+// keepStatics remembers this tick's static bodies for the next diff.
+func (f *frozenRows) keepStatics() {
+	f.prevEnts, f.prevAABBs = f.prevEnts[:0], f.prevAABBs[:0]
+	for i, e := range f.ents {
+		if !f.sleeping[i] {
+			f.prevEnts = append(f.prevEnts, e)
+			f.prevAABBs = append(f.prevAABBs, f.aabbs[i])
+		}
+	}
+}
+
+// disturbed appends to dst the sleeping bodies that overlap a static body
+// that was removed, moved or added since the last rebuild: what rested on it,
+// or is now pushed by it, must wake (Box2D v3 b2DestroyBody and
+// b2Body_SetTransform wake the touching islands).
+func (f *frozenRows) disturbed(dst []arche.Entity) []arche.Entity {
+	cur := len(f.ents)
+	// Index the current statics by entity ID, then walk the previous ones.
+	maxID := uint32(0)
+	for _, e := range f.ents {
+		maxID = max(maxID, e.ID())
+	}
+	for _, e := range f.prevEnts {
+		maxID = max(maxID, e.ID())
+	}
+	f.index = resize(f.index, int(maxID)+1)
+	for i := range f.index {
+		f.index[i] = -1
+	}
+	for i := 0; i < cur; i++ {
+		if !f.sleeping[i] {
+			f.index[f.ents[i].ID()] = int32(i)
+		}
+	}
+	f.changed = f.changed[:0]
+	for k, e := range f.prevEnts {
+		i := f.index[e.ID()]
+		if i < 0 || f.ents[i] != e || f.aabbs[i] != f.prevAABBs[k] {
+			f.changed = append(f.changed, f.prevAABBs[k])
+		}
+		if i >= 0 && f.ents[i] == e {
+			f.index[e.ID()] = -2 // matched
+		}
+	}
+	for i := 0; i < cur; i++ {
+		if !f.sleeping[i] && f.index[f.ents[i].ID()] >= 0 {
+			f.changed = append(f.changed, f.aabbs[i]) // new static
+		}
+	}
+	if len(f.changed) == 0 {
+		return dst
+	}
+	for i := 0; i < cur; i++ {
+		if !f.sleeping[i] {
+			continue
+		}
+		for _, a := range f.changed {
+			if a.Overlaps(f.aabbs[i]) {
+				dst = append(dst, f.ents[i])
+				break
+			}
+		}
+	}
+	return dst
+}
+
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
 }
 
 func (f *frozenRows) reset() {
@@ -157,10 +236,14 @@ func (p *Physics) gather(w *arche.World) (woke bool) {
 			AngularDamping: b.AngularDamping, MaxExtent: ext, Kind: kind})
 	}
 
+	inSets := 0
 	q = p.sleepingFilter.Query(w)
 	for q.Next() {
 		t, v, s, mat, b, m, f := q.Get()
 		e := q.Entity()
+		if p.sleep.staleSet(e) {
+			inSets++
+		}
 		if field, reason := check(t, v, s, b, m, mat); field != "" {
 			p.errs = append(p.errs, ecs.BodyError{Entity: e, Field: field, Reason: reason})
 			continue
@@ -170,7 +253,14 @@ func (p *Physics) gather(w *arche.World) (woke bool) {
 		}
 		p.frozen.add(e, *t, *s, *mat, true, half)
 	}
+	if inSets < p.sleep.members {
+		wake = p.sleep.brokenSets(w, p.sleepingID, wake)
+	}
 	if h := p.frozen.computeHash(); !p.frozen.built || h != p.frozen.hash {
+		if p.frozen.built {
+			wake = p.frozen.disturbed(wake)
+		}
+		p.frozen.keepStatics()
 		p.grid.SetFrozen(p.frozen.aabbs)
 		p.frozen.hash, p.frozen.built = h, true
 	}

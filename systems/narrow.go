@@ -107,9 +107,11 @@ func (p *Physics) collidePair(i int) {
 		return
 	}
 	if a.sleeping || b.sleeping {
-		if a.sleeping && b.kind != solver.KindStatic {
+		// A dynamic body, or a kinematic body that moves, wakes a sleeping
+		// body it touches; a kinematic body at rest is support, like ground.
+		if a.sleeping && (b.kind == solver.KindDynamic || b.kind == solver.KindKinematic && b.speed > 0) {
 			p.pairFlags[i] = pairWakeA
-		} else if b.sleeping && a.kind != solver.KindStatic {
+		} else if b.sleeping && (a.kind == solver.KindDynamic || a.kind == solver.KindKinematic && a.speed > 0) {
 			p.pairFlags[i] = pairWakeB
 		}
 		p.pairEnts[i] = [2]arche.Entity{a.ent, b.ent}

@@ -123,3 +123,62 @@ func TestPhysicsBounceInelastic(t *testing.T) {
 		t.Errorf("e = 0: not asleep after 3 s")
 	}
 }
+
+// TestPhysicsRestitutionThreshold: approaches slower than the restitution
+// threshold (1 m/s) do not bounce. A ball with e = 0.8 dropped from 3 cm
+// (impact speed sqrt(2 g h) = 0.77 m/s) stays down: it never rises more than
+// 1 mm above its resting height after the first contact. From 10 cm (1.41
+// m/s, above the threshold) it bounces to about e^2 h (checked: above 2 cm).
+func TestPhysicsRestitutionThreshold(t *testing.T) {
+	const r = 0.25
+	low := bounceRun(t, 0.8, r, 0.03, 120)
+	if rise := low.maxAfterImpact - low.rest; rise > 0.001 {
+		t.Errorf("e = 0.8, impact at 0.77 m/s (below the 1 m/s threshold): rose %.4f m after the contact, want < 0.001", rise)
+	}
+	high := bounceRun(t, 0.8, r, 0.10, 120)
+	rise := high.apex - high.rest
+	t.Logf("drop 3 cm: rise %.2g m; drop 10 cm: apex %.4f m above rest (e^2 h = %.4f)", low.maxAfterImpact-low.rest, rise, 0.64*0.1)
+	if rise < 0.02 {
+		t.Errorf("e = 0.8, impact at 1.41 m/s (above the threshold): bounced only %.4f m, want about e^2 h = 0.064", rise)
+	}
+}
+
+// TestPhysicsRestitutionMix: the contact restitution is max(e1, e2) by
+// default (a bouncy ball bounces on a dead floor and a dead ball on a bouncy
+// floor alike), and Config.RestitutionMix = MixMin makes the dead side win.
+// The rebound velocity after the impact tick is -e v_pre within 1e-9.
+func TestPhysicsRestitutionMix(t *testing.T) {
+	cases := []struct {
+		name        string
+		ball, floor float64
+		mix         systems.MixRule
+		wantE       float64
+	}{
+		{"bouncy ball, dead floor, max", 0.7, 0, systems.MixMax, 0.7},
+		{"dead ball, bouncy floor, max", 0, 0.7, systems.MixMax, 0.7},
+		{"bouncy ball, dead floor, min", 0.7, 0, systems.MixMin, 0},
+		{"0.5 and 0.9, average", 0.5, 0.9, systems.MixAverage, 0.7},
+		{"0.5 and 0.9, multiply", 0.5, 0.9, systems.MixMultiply, 0.45},
+	}
+	for _, tc := range cases {
+		s := newSim(t, func(c *systems.Config) { c.Workers = 1; c.RestitutionMix = tc.mix })
+		g := ground()
+		g.Restitution = tc.floor
+		s.add(g)
+		d := dynCircle(0, 2.25, 0.25)
+		d.Restitution = tc.ball
+		b := s.add(d)
+		var vPre, vPost float64
+		for i := 0; i < 60; i++ {
+			vPre = s.v(b).Lin.Y
+			s.run(1)
+			if s.v(b).Lin.Y >= 0 {
+				vPost = s.v(b).Lin.Y
+				break
+			}
+		}
+		if math.Abs(vPost+tc.wantE*vPre) > 1e-9*math.Abs(vPre) {
+			t.Errorf("%s: rebound %.6f m/s from %.6f, want e = %.2f: %.6f", tc.name, vPost, vPre, tc.wantE, -tc.wantE*vPre)
+		}
+	}
+}

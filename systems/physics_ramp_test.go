@@ -123,3 +123,48 @@ func fitQuadratic(ts, ys []float64) float64 {
 	}
 	return 2 * m[2][3] / m[2][2]
 }
+
+// TestPhysicsFrictionMix: the contact friction is sqrt(mu1 mu2) by default
+// (Box2D), or as Config.FrictionMix says. A box sliding down a 40 deg ramp
+// accelerates at g (sin - mu cos) for the mixed mu (5 % relative, as in
+// TestPhysicsRampSliding).
+func TestPhysicsFrictionMix(t *testing.T) {
+	cases := []struct {
+		name      string
+		ramp, box float64
+		mix       systems.MixRule
+		wantMu    float64
+	}{
+		{"0.9 and 0.1, geometric", 0.9, 0.1, systems.MixGeometric, 0.3},
+		{"0.9 and 0.1, min", 0.9, 0.1, systems.MixMin, 0.1},
+		{"0.4 and 0.0, geometric: frictionless", 0.4, 0, systems.MixGeometric, 0},
+		{"0.6 and 0.2, average", 0.6, 0.2, systems.MixAverage, 0.4},
+	}
+	theta := 40 * math.Pi / 180
+	for _, tc := range cases {
+		s := newSim(t, func(c *systems.Config) { c.Workers = 1; c.FrictionMix = tc.mix })
+		r := staticBox(0, 0, 10, 0.5, theta)
+		r.Friction = tc.ramp
+		s.add(r)
+		rot := components.NewRot(theta)
+		c := rot.Y().Scale(1)
+		d := dynBox(c.X, c.Y, 0.5, 0.5)
+		d.Angle = theta
+		d.Friction = tc.box
+		b := s.add(d)
+		down := rot.X().Neg()
+		s.run(6)
+		p0 := s.pos(b)
+		var ts, ds []float64
+		for i := 1; i <= 60; i++ {
+			s.run(1)
+			ts = append(ts, float64(i)*s.cfg.Dt)
+			ds = append(ds, s.pos(b).Sub(p0).Dot(down))
+		}
+		a := fitQuadratic(ts, ds)
+		want := 10 * (math.Sin(theta) - tc.wantMu*math.Cos(theta))
+		if rel := math.Abs(a-want) / want; rel > 0.05 {
+			t.Errorf("%s: acceleration %.4f m/s^2, want %.4f (mu %.2f) within 5 %%", tc.name, a, want, tc.wantMu)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package systems
 import (
 	arche "github.com/mlange-42/arche/ecs"
 	"github.com/tumble2d/tumble/components"
+	"github.com/tumble2d/tumble/ecs"
 	"github.com/tumble2d/tumble/solver"
 )
 
@@ -19,6 +20,7 @@ type sleepRec struct {
 type sleeper struct {
 	recs    []sleepRec // by entity ID
 	sets    map[uint32][]arche.Entity
+	members int // entities in all sets
 	nextSet uint32
 	pending []arche.Entity // touched by an awake body last tick: wake next tick
 	wakeNow []arche.Entity
@@ -70,12 +72,37 @@ func (s *sleeper) wake(w *arche.World, list []arche.Entity) {
 		}
 		wakeOne(e)
 		if set != 0 {
-			for _, m := range s.sets[set] {
-				wakeOne(m)
-			}
-			delete(s.sets, set)
+			s.wakeSet(w, set, wakeOne)
 		}
 	}
+}
+
+func (s *sleeper) wakeSet(w *arche.World, set uint32, wakeOne func(arche.Entity)) {
+	members, ok := s.sets[set]
+	if !ok {
+		return
+	}
+	for _, m := range members {
+		wakeOne(m)
+	}
+	s.members -= len(members)
+	delete(s.sets, set)
+}
+
+// brokenSets appends to dst one member of every sleeping set that lost a
+// member (removed entity, removed body, or woken alone): the rest of the
+// island may have rested on it. Called only when the gather saw fewer set
+// members than were put to sleep, so its O(sleeping) scan is rare.
+func (s *sleeper) brokenSets(w *arche.World, sleepingID arche.ID, dst []arche.Entity) []arche.Entity {
+	for _, members := range s.sets {
+		for _, m := range members {
+			if !ecs.IsBody(w, m) || !w.Has(m, sleepingID) {
+				dst = append(dst, members[0])
+				break
+			}
+		}
+	}
+	return dst
 }
 
 // wakeAll wakes every sleeping body (the gravity changed).
@@ -86,6 +113,7 @@ func (s *sleeper) wakeAll(w *arche.World, f *bodyFilter) {
 		s.recs[i].rest, s.recs[i].set = 0, 0
 	}
 	clear(s.sets)
+	s.members = 0
 }
 
 // applyWakes runs first in a tick: it wakes the islands touched last tick,
@@ -164,6 +192,7 @@ func (p *Physics) updateSleep() {
 			p.s.Bodies[i].V, p.s.Bodies[i].W = components.Vec2{}, 0
 		}
 		s.sets[set] = members
+		s.members += len(members)
 	}
 }
 

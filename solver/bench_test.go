@@ -1,0 +1,107 @@
+package solver
+
+import (
+	"testing"
+
+	"github.com/tumble2d/tumble/components"
+)
+
+// wall builds a brick wall of cols x rows unit boxes resting on the ground:
+// each box touches the one below (2 points) and its right neighbour (2
+// points), the bottom row touches the static ground. Contacts are listed in
+// the order a broad phase sorted by body would give.
+func wall(cols, rows int) *Solver {
+	s := &Solver{}
+	n := cols * rows
+	for i := 0; i < n; i++ {
+		x, y := float64(i%cols), 0.5+float64(i/cols)
+		s.Bodies = append(s.Bodies, BodyState{DQ: components.Identity})
+		s.Sims = append(s.Sims, BodySim{X: components.Transform{P: components.V(x, y), R: components.Identity},
+			InvMass: 1, InvInertia: 6, GravityScale: 1, MaxExtent: 0.7071, Kind: KindDynamic})
+	}
+	prm := DefaultParams()
+	add := func(a, b int32, kb Kind, normal components.Vec2, p0, p1 components.Vec2) {
+		c := Contact{A: a, B: b, KindA: KindDynamic, KindB: kb, Count: 2, Normal: normal, Friction: 0.6,
+			InvMassA: 1, InvIA: 6, Soft: prm.Softness(kb != KindDynamic)}
+		if kb == KindDynamic {
+			c.InvMassB, c.InvIB = 1, 6
+		}
+		c.SetPoint(0, p0, 0, 1, 0, 0)
+		c.SetPoint(1, p1, 0, 2, 0, 0)
+		ca := s.Sims[a].X.P
+		cb := components.V(ca.X, -0.5)
+		if b >= 0 {
+			cb = s.Sims[b].X.P
+		}
+		c.Prepare(s.Bodies, ca, cb)
+		s.Touching = append(s.Touching, int32(len(s.Contacts)))
+		s.Contacts = append(s.Contacts, c)
+	}
+	for i := 0; i < n; i++ {
+		p := s.Sims[i].X.P
+		if i < cols {
+			add(int32(i), -1, KindStatic, components.V(0, -1), components.V(p.X-0.5, 0), components.V(p.X+0.5, 0))
+		} else {
+			add(int32(i), int32(i-cols), KindDynamic, components.V(0, -1), components.V(p.X-0.5, p.Y-0.5), components.V(p.X+0.5, p.Y-0.5))
+		}
+		if i%cols != cols-1 {
+			add(int32(i), int32(i+1), KindDynamic, components.V(1, 0), components.V(p.X+0.5, p.Y-0.5), components.V(p.X+0.5, p.Y+0.5))
+		}
+	}
+	return s
+}
+
+// BenchmarkSolve reports the cost of one contact point in one iteration: a
+// step of n substeps runs warm start, solve and relax on every point each
+// substep, so a step is 3 n point-iterations (restitution is skipped at
+// e = 0).
+func BenchmarkSolve(b *testing.B) {
+	for _, large := range []bool{false, true} {
+		name := "islands"
+		if large {
+			name = "colored"
+		}
+		b.Run(name, func(b *testing.B) {
+			s := wall(50, 40)
+			prm := DefaultParams()
+			if !large {
+				prm.LargeIslandContacts = 1 << 30
+			}
+			s.BuildIslands(&prm)
+			points := 0
+			for _, ci := range s.Touching {
+				points += int(s.Contacts[ci].Count)
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				s.Solve(Serial{}, &prm)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*points*3*prm.SubSteps), "ns/point-iter")
+		})
+	}
+}
+
+// BenchmarkIntegrate reports the cost per body of one substep of velocity
+// and position integration (free bodies, no contacts).
+func BenchmarkIntegrate(b *testing.B) {
+	s := wall(100, 100)
+	s.Contacts, s.Touching = nil, nil
+	prm := DefaultParams()
+	s.BuildIslands(&prm)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s.Solve(Serial{}, &prm)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(s.Bodies)*prm.SubSteps), "ns/body-substep")
+}
+
+// BenchmarkBuildIslands reports islands plus colouring per contact.
+func BenchmarkBuildIslands(b *testing.B) {
+	s := wall(100, 50)
+	prm := DefaultParams()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s.BuildIslands(&prm)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(s.Touching)), "ns/contact")
+}

@@ -1,0 +1,140 @@
+package systems_test
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	arche "github.com/mlange-42/arche/ecs"
+	"github.com/tumble2d/tumble/components"
+	"github.com/tumble2d/tumble/ecs"
+	"github.com/tumble2d/tumble/systems"
+)
+
+// TestPhysicsBadComponentReported: a game writes a bad value into a body's
+// components between ticks (NaN or Inf position, NaN rotation, a non-unit
+// rotation, NaN velocity, zero mass). On the next tick the body is listed in
+// the ecs.Report resource with the field named, it is left out (its bad
+// components are not touched, it does not move), the rest of the world steps
+// as if the bad body were not there (a free ball bit-identically to a world
+// without it; the box it stood on within 0.1 mm), and no NaN reaches another
+// body, not even one touching it. When the
+// game fixes the value, the body is simulated again and the report empties.
+func TestPhysicsBadComponentReported(t *testing.T) {
+	nan, inf := math.NaN(), math.Inf(1)
+	cases := []struct {
+		name  string
+		field string
+		spoil func(s *sim, e arche.Entity)
+	}{
+		{"NaN position", "Transform.P", func(s *sim, e arche.Entity) { s.xf.Get(e).P.X = nan }},
+		{"Inf position", "Transform.P", func(s *sim, e arche.Entity) { s.xf.Get(e).P.Y = inf }},
+		{"NaN rotation", "Transform.R", func(s *sim, e arche.Entity) { s.xf.Get(e).R.S = nan }},
+		{"non-unit rotation", "Transform.R", func(s *sim, e arche.Entity) { s.xf.Get(e).R = components.Rot{C: 2, S: 0} }},
+		{"zero rotation", "Transform.R", func(s *sim, e arche.Entity) { s.xf.Get(e).R = components.Rot{} }},
+		{"NaN velocity", "Velocity", func(s *sim, e arche.Entity) { s.vel.Get(e).Ang = nan }},
+		{"zero mass", "Mass", func(s *sim, e arche.Entity) { *s.mass.Get(e) = components.Mass{} }},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			// Two identical worlds; the bad body exists only in the first.
+			build := func(withBad bool) (*sim, []arche.Entity, arche.Entity) {
+				s := newSim(t, func(c *systems.Config) { c.Workers = 1 })
+				s.add(ground())
+				var others []arche.Entity
+				// A box the bad body rests on and a ball far away.
+				others = append(others, s.add(dynBox(0, 0.5, 0.5, 0.5)))
+				others = append(others, s.add(dynCircle(5, 3, 0.3)))
+				var bad arche.Entity
+				if withBad {
+					bad = s.add(dynBox(0, 1.5, 0.5, 0.5))
+				}
+				return s, others, bad
+			}
+			s, others, bad := build(true)
+			ref, refOthers, _ := build(false)
+			s.run(10)
+			ref.run(10)
+			// Same start for the reference: copy the state of the others.
+			for i, e := range others {
+				*ref.xf.Get(refOthers[i]) = s.transform(e)
+				*ref.vel.Get(refOthers[i]) = s.v(e)
+			}
+			tc.spoil(s, bad)
+			badXf, badV := s.transform(bad), s.v(bad)
+			for i := 0; i < 30; i++ {
+				s.run(1)
+				ref.run(1)
+				rep := s.report()
+				if len(rep) != 1 || rep[0].Entity != bad || rep[0].Field != tc.field {
+					t.Fatalf("tick %d: report %v, want one error for %v naming %s", i, rep, bad, tc.field)
+				}
+				for j, e := range others {
+					if !s.finiteBody(e) {
+						t.Fatalf("tick %d: NaN spread to body %d: %+v %+v", i, j, s.transform(e), s.v(e))
+					}
+				}
+			}
+			var be error = s.report()[0]
+			t.Logf("report: %v", be)
+			if !errors.As(be, new(ecs.BodyError)) {
+				t.Errorf("report entry is not an ecs.BodyError")
+			}
+			// The bad body was left alone.
+			if got := s.transform(bad); !sameBits(got, badXf) {
+				t.Errorf("the refused body's transform changed from %+v to %+v", badXf, got)
+			}
+			if got := s.v(bad); !sameBitsV(got, badV) {
+				t.Errorf("the refused body's velocity changed from %+v to %+v", badV, got)
+			}
+			// The others stepped as in the world without it: the free ball
+			// bit-identically; the box it rested on lost its load, as if it
+			// had been removed, and matches within 0.1 mm (only its
+			// warm-start impulses, which remembered the load, differ).
+			if !sameBits(s.transform(others[1]), ref.transform(refOthers[1])) {
+				t.Errorf("free ball: transform %+v, world without the bad body %+v", s.transform(others[1]), ref.transform(refOthers[1]))
+			}
+			if d := s.pos(others[0]).Sub(ref.pos(refOthers[0])).Len(); d > 1e-4 {
+				t.Errorf("box under the bad body is %.3g m from where it is in the world without the bad body, want < 1e-4", d)
+			}
+			// The game fixes the body: it is simulated again.
+			*s.xf.Get(bad) = components.NewTransform(0, 1.5, 0)
+			*s.vel.Get(bad) = components.Velocity{}
+			*s.mass.Get(bad) = components.Mass{Mass: 1, Inertia: 1.0 / 6, InvMass: 1, InvInertia: 6}
+			s.run(1)
+			if rep := s.report(); len(rep) != 0 {
+				t.Errorf("after the fix the report still has %v", rep)
+			}
+			if y := s.pos(bad).Y; y >= 1.5 {
+				t.Errorf("after the fix the body does not move (y %.4f)", y)
+			}
+		})
+	}
+}
+
+// sameBits compares transforms bit for bit (NaN equal to NaN).
+func sameBits(a, b components.Transform) bool {
+	f := math.Float64bits
+	return f(a.P.X) == f(b.P.X) && f(a.P.Y) == f(b.P.Y) && f(a.R.C) == f(b.R.C) && f(a.R.S) == f(b.R.S)
+}
+
+func sameBitsV(a, b components.Velocity) bool {
+	f := math.Float64bits
+	return f(a.Lin.X) == f(b.Lin.X) && f(a.Lin.Y) == f(b.Lin.Y) && f(a.Ang) == f(b.Ang)
+}
+
+// TestPhysicsSlightlyOffRotationRenormalised: a rotation off unit length by
+// less than 1e-3 (a game's rounding) is accepted and renormalised, not
+// reported.
+func TestPhysicsSlightlyOffRotationRenormalised(t *testing.T) {
+	s := newSim(t, nil)
+	e := s.add(dynBox(0, 5, 0.5, 0.5))
+	s.xf.Get(e).R = components.Rot{C: 1.0005, S: 0}
+	s.run(1)
+	if rep := s.report(); len(rep) != 0 {
+		t.Errorf("report %v, want none", rep)
+	}
+	if r := s.transform(e).R; math.Abs(math.Hypot(r.C, r.S)-1) > 1e-12 {
+		t.Errorf("rotation %+v not renormalised", r)
+	}
+}
