@@ -31,6 +31,27 @@
 // boxes and as many circles. At F = 1 every scene is exactly the one in
 // scenes.md. The other scenes ignore F.
 //
+// # Choices scenes.md leaves open
+//
+//   - smash: columns are the outer loop, as in Box2D's CreateSmash.
+//   - tumbler: walls in the order (+10, 10), (-10, 10), (0, 20), (0, 0). Each
+//     tick a wall gets angular velocity omega and the linear velocity that
+//     carries its centre to its exact place on the circle at the end of the
+//     tick (the chord): omega x (p - c) to first order, without the outward
+//     drift (2 % of the radius over 750 ticks) of the pure tangent.
+//   - falling_bricks: walls bottom, top, left, right (bottom and top span the
+//     corners), then the six bricks at y = 2 m, x = -4 + 1.6k; walls and
+//     bricks have friction 0.5 and restitution 0.2. Gravity turns clockwise:
+//     down, left, up, right, down, ... The health check records before each
+//     turn (and at the end of a run that stops on a multiple of 150 ticks)
+//     whether all six bricks are asleep.
+//   - cool_demo: boxes and circles interleaved; per body the draws are x, y,
+//     size (width and height, or radius), mass, friction, restitution, vx, vy;
+//     mass is uniform in [1, 30) kg (the book's 0 would mean static).
+//   - Health tolerances: open box and falling_bricks 0.1 m on the body
+//     centre; tumbler centres within 9.5 - h + h sqrt(2) of the drum axis
+//     lines, in the drum frame (h the box half extent).
+//
 // # Data flow
 //
 // Building writes bodies with [ecs.NewBodies] (batches) and nothing else; the

@@ -90,7 +90,10 @@ func NewSim(scene *Scene, opts Options) (*Sim, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := arche.NewWorld(16384)
+	// arche's default capacity (128 entities per archetype, doubling): a
+	// larger one would make every archetype created during the run (the
+	// first body to fall asleep) allocate it in the timed loop.
+	w := arche.NewWorld()
 	s := &Sim{World: &w, Physics: phys, Config: cfg}
 	phys.Initialize(s.World)
 	t0 := time.Now()

@@ -87,19 +87,6 @@ func sideVelocity(bodies []BodyState, i int32, k Kind) (components.Vec2, float64
 	return bodies[i].V, bodies[i].W
 }
 
-// sidePose returns the position and rotation change of a contact side after
-// time t of the step. Kinematic bodies move at constant velocity, so their
-// pose is computed, not read: no task writes their rows during the solve.
-func sidePose(bodies []BodyState, i int32, k Kind, t float64) (components.Vec2, components.Rot) {
-	switch k {
-	case KindDynamic:
-		return bodies[i].DP, bodies[i].DQ
-	case KindKinematic:
-		return bodies[i].V.Scale(t), components.Rot{C: 1, S: t * bodies[i].W}.Normalize()
-	}
-	return components.Vec2{}, components.Identity
-}
-
 func warmStart(c *Contact, bodies []BodyState) {
 	n := c.Normal
 	t := n.RightPerp()
@@ -136,68 +123,105 @@ func warmStart(c *Contact, bodies []BodyState) {
 // point solved first: with one iteration per substep, a symmetric stack
 // solved always point 0 first leans by a few millimetres per box as it
 // settles. Alternating the order by substep cancels the bias.
+//
+// The body of this function is written on scalars: it is the innermost loop
+// of the engine, and the Vec2 helpers left struct temporaries the compiler
+// did not eliminate.
 func solveContact(c *Contact, bodies []BodyState, p *stepParams, elapsed float64, useBias, flip bool) {
-	vA, wA := sideVelocity(bodies, c.A, c.KindA)
-	vB, wB := sideVelocity(bodies, c.B, c.KindB)
-	dpA, dqA := sidePose(bodies, c.A, c.KindA, elapsed)
-	dpB, dqB := sidePose(bodies, c.B, c.KindB, elapsed)
+	var vAx, vAy, wA, vBx, vBy, wB float64
+	var dpx, dpy float64 // DP_B - DP_A
+	qAc, qAs, qBc, qBs := 1.0, 0.0, 1.0, 0.0
+	var ba, bb *BodyState
+	switch c.KindA {
+	case KindDynamic:
+		ba = &bodies[c.A]
+		vAx, vAy, wA = ba.V.X, ba.V.Y, ba.W
+		dpx, dpy = -ba.DP.X, -ba.DP.Y
+		qAc, qAs = ba.DQ.C, ba.DQ.S
+	case KindKinematic:
+		k := &bodies[c.A]
+		vAx, vAy, wA = k.V.X, k.V.Y, k.W
+		dpx, dpy = -elapsed*vAx, -elapsed*vAy
+		q := components.Rot{C: 1, S: elapsed * wA}.Normalize()
+		qAc, qAs = q.C, q.S
+	}
+	switch c.KindB {
+	case KindDynamic:
+		bb = &bodies[c.B]
+		vBx, vBy, wB = bb.V.X, bb.V.Y, bb.W
+		dpx, dpy = dpx+bb.DP.X, dpy+bb.DP.Y
+		qBc, qBs = bb.DQ.C, bb.DQ.S
+	case KindKinematic:
+		k := &bodies[c.B]
+		vBx, vBy, wB = k.V.X, k.V.Y, k.W
+		dpx, dpy = dpx+elapsed*vBx, dpy+elapsed*vBy
+		q := components.Rot{C: 1, S: elapsed * wB}.Normalize()
+		qBc, qBs = q.C, q.S
+	}
 	mA, iA, mB, iB := c.InvMassA, c.InvIA, c.InvMassB, c.InvIB
-	n := c.Normal
-	dp := dpB.Sub(dpA)
-	first, step := int32(0), int32(1)
-	if flip && c.Count == 2 {
+	nx, ny := c.Normal.X, c.Normal.Y
+	biasRate, softMass, softImpulse := c.Soft.BiasRate, c.Soft.MassScale, c.Soft.ImpulseScale
+	n := int(c.Count)
+	first, step := 0, 1
+	if flip && n == 2 {
 		first, step = 1, -1
 	}
-	for k, j := int32(0), first; k < c.Count; k, j = k+1, j+step {
+	for k, j := 0, first; k < n; k, j = k+1, j+step {
 		cp := &c.Points[j]
-		rA, rB := cp.RA, cp.RB
-		// Current separation from the deltas, with rotated anchors: exact for
-		// rigid motion of the two anchor points (Box2D v3 b2SolveContact).
-		d := dp.Add(dqB.Rotate(rB)).Sub(dqA.Rotate(rA))
-		s := d.Dot(n) + cp.BaseSeparation
+		rAx, rAy, rBx, rBy := cp.RA.X, cp.RA.Y, cp.RB.X, cp.RB.Y
+		// Current separation from the deltas, with rotated anchors: exact
+		// for rigid motion of the two anchor points (Box2D v3
+		// b2SolveContact).
+		dx := dpx + (qBc*rBx - qBs*rBy) - (qAc*rAx - qAs*rAy)
+		dy := dpy + (qBs*rBx + qBc*rBy) - (qAs*rAx + qAc*rAy)
+		sep := dx*nx + dy*ny + cp.BaseSeparation
 		bias, massScale, impulseScale := 0.0, 1.0, 0.0
-		if s > 0 {
+		if sep > 0 {
 			// Speculative: allow closing the gap within this substep, no more.
-			bias = s * p.invH
+			bias = sep * p.invH
 		} else if useBias {
-			bias = maxf(c.Soft.BiasRate*s, -p.maxPushOut)
-			massScale, impulseScale = c.Soft.MassScale, c.Soft.ImpulseScale
+			bias = maxf(biasRate*sep, -p.maxPushOut)
+			massScale, impulseScale = softMass, softImpulse
 		}
-		dv := vB.Add(components.CrossSV(wB, rB)).Sub(vA.Add(components.CrossSV(wA, rA)))
-		vn := dv.Dot(n)
+		dvx := (vBx - wB*rBy) - (vAx - wA*rAy)
+		dvy := (vBy + wB*rBx) - (vAy + wA*rAx)
+		vn := dvx*nx + dvy*ny
 		impulse := -cp.NormalMass*massScale*(vn+bias) - impulseScale*cp.NormalImpulse
 		newImpulse := maxf(cp.NormalImpulse+impulse, 0)
 		impulse = newImpulse - cp.NormalImpulse
 		cp.NormalImpulse = newImpulse
 		cp.MaxNormalImpulse = maxf(cp.MaxNormalImpulse, impulse)
-		P := n.Scale(impulse)
-		vA = vA.MulAdd(-mA, P)
-		wA -= iA * rA.Cross(P)
-		vB = vB.MulAdd(mB, P)
-		wB += iB * rB.Cross(P)
+		px, py := impulse*nx, impulse*ny
+		vAx, vAy = vAx-mA*px, vAy-mA*py
+		wA -= iA * (rAx*py - rAy*px)
+		vBx, vBy = vBx+mB*px, vBy+mB*py
+		wB += iB * (rBx*py - rBy*px)
 	}
-	t := n.RightPerp()
-	for k, j := int32(0), first; k < c.Count; k, j = k+1, j+step {
+	// Tangent t = RightPerp(n) = (ny, -nx).
+	tx, ty := ny, -nx
+	friction := c.Friction
+	for k, j := 0, first; k < n; k, j = k+1, j+step {
 		cp := &c.Points[j]
-		rA, rB := cp.RA, cp.RB
-		dv := vB.Add(components.CrossSV(wB, rB)).Sub(vA.Add(components.CrossSV(wA, rA)))
-		vt := dv.Dot(t)
+		rAx, rAy, rBx, rBy := cp.RA.X, cp.RA.Y, cp.RB.X, cp.RB.Y
+		dvx := (vBx - wB*rBy) - (vAx - wA*rAy)
+		dvy := (vBy + wB*rBx) - (vAy + wA*rAx)
+		vt := dvx*tx + dvy*ty
 		impulse := -cp.TangentMass * vt
-		maxF := c.Friction * cp.NormalImpulse
+		maxF := friction * cp.NormalImpulse
 		newImpulse := maxf(-maxF, minf(cp.TangentImpulse+impulse, maxF))
 		impulse = newImpulse - cp.TangentImpulse
 		cp.TangentImpulse = newImpulse
-		P := t.Scale(impulse)
-		vA = vA.MulAdd(-mA, P)
-		wA -= iA * rA.Cross(P)
-		vB = vB.MulAdd(mB, P)
-		wB += iB * rB.Cross(P)
+		px, py := impulse*tx, impulse*ty
+		vAx, vAy = vAx-mA*px, vAy-mA*py
+		wA -= iA * (rAx*py - rAy*px)
+		vBx, vBy = vBx+mB*px, vBy+mB*py
+		wB += iB * (rBx*py - rBy*px)
 	}
-	if c.KindA == KindDynamic {
-		bodies[c.A].V, bodies[c.A].W = vA, wA
+	if ba != nil {
+		ba.V.X, ba.V.Y, ba.W = vAx, vAy, wA
 	}
-	if c.KindB == KindDynamic {
-		bodies[c.B].V, bodies[c.B].W = vB, wB
+	if bb != nil {
+		bb.V.X, bb.V.Y, bb.W = vBx, vBy, wB
 	}
 }
 

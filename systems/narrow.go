@@ -191,5 +191,3 @@ func (p *Physics) storeContacts() {
 		cc.insert(e)
 	}
 }
-
-

@@ -1,0 +1,431 @@
+// Command stress runs Tumble's canonical scenes (package bench, scenes.md)
+// and prints where the time of a tick goes: a per-stage table (gather,
+// broadphase, narrowphase, islands, solve, sleep, scatter, events), step-time
+// statistics, bodies, awake bodies, contacts, islands, allocations and GC
+// cycles per step, the scene's health check and a checksum of the final
+// transforms.
+//
+//	go run ./cmd/stress -scene large_pyramid
+//	go run ./cmd/stress -scene all -workers 1,2 -repeat 3
+//	go run ./cmd/stress -scene mixed_pile -scale 4 -json
+//
+// Flags:
+//
+//	-scene NAME     a scene name, a comma-separated list, or "all"
+//	-steps N        ticks per run, warm-up included (default: the scene's)
+//	-warmup N       untimed ticks at the start (default 1)
+//	-workers LIST   comma-separated worker counts, one run each (default GOMAXPROCS)
+//	-repeat N       runs per scene and worker count; the median run is reported
+//	-scale F        body-count factor of circle_rain, mixed_pile and cool_demo
+//	-json           one JSON object per reported run, one per line, on stdout
+//	-csv FILE       one CSV row per reported run
+//	-cpuprofile F   CPU profile of the whole command
+//	-memprofile F   allocation profile at the end (see -memprofilerate)
+//	-trace F        runtime/trace execution trace
+//	-pprof ADDR     serve net/http/pprof on ADDR (host defaults to 127.0.0.1)
+//
+// Profiling: the engine labels its worker goroutines and the stepping
+// goroutine with the pprof label "stage", so a CPU profile splits by stage:
+//
+//	go run ./cmd/stress -scene large_pyramid -cpuprofile cpu.prof && go tool pprof -tagfocus=stage=solve -top cpu.prof
+//
+// To find allocations per tick:
+//
+//	go run ./cmd/stress -scene mixed_pile -memprofile mem.prof -memprofilerate 1 && go tool pprof -sample_index=alloc_objects -top mem.prof
+//
+// Exit status: 0 when every run is healthy, 1 when a health check failed or
+// the checksums of one scene differ between worker counts or repeats (the
+// engine promises bit-identical results), 2 for bad flags.
+package main
+
+import (
+	"encoding/csv"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"net"
+	"net/http"
+	_ "net/http/pprof" // the -pprof server
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"runtime/trace"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tumble2d/tumble/bench"
+)
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// options are the parsed flags.
+type options struct {
+	scenes         []*bench.Scene
+	steps, warmup  int
+	workers        []int
+	repeat         int
+	scale          float64
+	json           bool
+	csv            string
+	cpuProfile     string
+	memProfile     string
+	memProfileRate int
+	trace          string
+	pprofAddr      string
+}
+
+// usageError is a bad flag value: exit status 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+func parseFlags(args []string, stderr io.Writer) (*options, error) {
+	fs := flag.NewFlagSet("stress", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	sceneFlag := fs.String("scene", "large_pyramid", "scene name, comma-separated names, or \"all\" ("+
+		strings.Join(bench.Names(), ", ")+")")
+	steps := fs.Int("steps", 0, "ticks per run, warm-up included (0: the scene's default)")
+	warmup := fs.Int("warmup", bench.DefaultWarmup, "untimed ticks at the start of each run")
+	workersFlag := fs.String("workers", "", "comma-separated worker counts, one run each (default: GOMAXPROCS = "+
+		strconv.Itoa(runtime.GOMAXPROCS(0))+")")
+	repeat := fs.Int("repeat", 1, "runs per scene and worker count; the median run (by mean ms/step) is reported")
+	scale := fs.Float64("scale", 1, "body-count factor of the scalable scenes (circle_rain, mixed_pile, cool_demo)")
+	jsonOut := fs.Bool("json", false, "print one JSON object per reported run, one per line, instead of tables")
+	csvOut := fs.String("csv", "", "write one CSV row per reported run to this `file`")
+	cpu := fs.String("cpuprofile", "", "write a CPU profile to this `file`")
+	mem := fs.String("memprofile", "", "write an allocation profile to this `file` at the end")
+	memRate := fs.Int("memprofilerate", 0, "set runtime.MemProfileRate (1 records every allocation; 0 keeps the default)")
+	traceOut := fs.String("trace", "", "write a runtime/trace execution trace to this `file`")
+	pprofAddr := fs.String("pprof", "", "serve net/http/pprof on this `addr`ess, e.g. 127.0.0.1:6060 (a missing host means 127.0.0.1)")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: stress [flags]\n\nRuns Tumble's canonical scenes and prints per-stage timings.\n\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, usagef("unexpected argument %q (flags only)", fs.Arg(0))
+	}
+	o := &options{steps: *steps, warmup: *warmup, repeat: *repeat, scale: *scale, json: *jsonOut, csv: *csvOut,
+		cpuProfile: *cpu, memProfile: *mem, memProfileRate: *memRate, trace: *traceOut, pprofAddr: *pprofAddr}
+
+	if *sceneFlag == "all" {
+		o.scenes = bench.Scenes()
+	} else {
+		for _, name := range strings.Split(*sceneFlag, ",") {
+			s, err := bench.Lookup(strings.TrimSpace(name))
+			if err != nil {
+				return nil, usagef("-scene: unknown scene %q (known: all, %s)", name, strings.Join(bench.Names(), ", "))
+			}
+			o.scenes = append(o.scenes, s)
+		}
+	}
+	if *workersFlag == "" {
+		o.workers = []int{runtime.GOMAXPROCS(0)}
+	} else {
+		for _, f := range strings.Split(*workersFlag, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n < 1 {
+				return nil, usagef("-workers: %q is not a worker count >= 1 (want a list such as 1,2,4)", f)
+			}
+			o.workers = append(o.workers, n)
+		}
+	}
+	switch {
+	case o.steps < 0:
+		return nil, usagef("-steps %d: must be >= 0 (0 means the scene's default)", o.steps)
+	case o.warmup < 0:
+		return nil, usagef("-warmup %d: must be >= 0", o.warmup)
+	case o.repeat < 1:
+		return nil, usagef("-repeat %d: must be >= 1", o.repeat)
+	case !(o.scale > 0) || math.IsInf(o.scale, 0):
+		return nil, usagef("-scale %v: must be > 0 and finite", o.scale)
+	case o.memProfileRate < 0:
+		return nil, usagef("-memprofilerate %d: must be >= 0", o.memProfileRate)
+	}
+	if o.pprofAddr != "" {
+		addr, err := pprofAddress(o.pprofAddr)
+		if err != nil {
+			return nil, err
+		}
+		o.pprofAddr = addr
+	}
+	for _, s := range o.scenes {
+		steps := o.steps
+		if steps == 0 {
+			steps = s.Steps
+		}
+		if o.warmup >= steps {
+			return nil, usagef("-warmup %d leaves no timed ticks of the %d of %s", o.warmup, steps, s.Name)
+		}
+	}
+	return o, nil
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	o, err := parseFlags(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		var ue usageError
+		if errors.As(err, &ue) {
+			fmt.Fprintf(stderr, "stress: %v\nRun 'stress -h' for the flags.\n", err)
+		}
+		// The flag package has already printed its own parse errors.
+		return 2
+	}
+	if err := execute(o, stdout, stderr); err != nil {
+		fmt.Fprintf(stderr, "stress: %v\n", err)
+		if errors.As(err, new(usageError)) {
+			return 2
+		}
+		return 1 // a failed health check, a determinism failure, or an I/O error
+	}
+	return 0
+}
+
+// failure is an unhealthy or non-deterministic result: exit status 1 after
+// everything has been printed.
+type failure struct{ msg string }
+
+func (e failure) Error() string { return e.msg }
+
+func execute(o *options, stdout, stderr io.Writer) (err error) {
+	if o.memProfileRate > 0 {
+		runtime.MemProfileRate = o.memProfileRate
+	}
+	if o.pprofAddr != "" {
+		ln, err := net.Listen("tcp", o.pprofAddr)
+		if err != nil {
+			return fmt.Errorf("-pprof: %w", err)
+		}
+		defer ln.Close()
+		fmt.Fprintf(stderr, "stress: pprof on http://%s/debug/pprof/\n", ln.Addr())
+		go func() { _ = http.Serve(ln, nil) }()
+	}
+	if o.cpuProfile != "" {
+		f, err := os.Create(o.cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer closeInto(f, &err)
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	if o.trace != "" {
+		f, err := os.Create(o.trace)
+		if err != nil {
+			return err
+		}
+		defer closeInto(f, &err)
+		if err := trace.Start(f); err != nil {
+			return err
+		}
+		defer trace.Stop()
+	}
+	var cw *csv.Writer
+	if o.csv != "" {
+		f, err := os.Create(o.csv)
+		if err != nil {
+			return err
+		}
+		defer closeInto(f, &err)
+		cw = csv.NewWriter(f)
+		if err := cw.Write(csvHeader()); err != nil {
+			return err
+		}
+	}
+
+	progress := !o.json && isTerminal(os.Stderr)
+	var reports []*report
+	for _, s := range o.scenes {
+		if o.scale != 1 && !s.Scalable && !o.json {
+			fmt.Fprintf(stderr, "stress: %s does not scale; -scale %v ignored\n", s.Name, o.scale)
+		}
+		for _, workers := range o.workers {
+			rep, err := measure(s, o, workers, progress, stderr)
+			if err != nil {
+				return err
+			}
+			reports = append(reports, rep)
+			if o.json {
+				if err := writeJSON(stdout, rep); err != nil {
+					return err
+				}
+			} else {
+				printReport(stdout, rep)
+			}
+			if cw != nil {
+				_ = cw.Write(csvRow(rep))
+				if cw.Flush(); cw.Error() != nil {
+					return fmt.Errorf("-csv: %w", cw.Error())
+				}
+			}
+		}
+	}
+	if !o.json && len(reports) > 1 {
+		printSummary(stdout, reports)
+	}
+	if o.memProfile != "" {
+		if err := writeMemProfile(o.memProfile); err != nil {
+			return err
+		}
+	}
+	return verdict(reports)
+}
+
+// report is one reported run: the median of the repeats.
+type report struct {
+	*bench.Result
+	repeats   []float64 // mean ms/step of every repeat, in run order
+	checksums []string  // of every repeat
+	healthy   bool      // all repeats healthy
+	about     string
+}
+
+// measure runs scene s o.repeat times on workers and returns the median run.
+func measure(s *bench.Scene, o *options, workers int, progress bool, stderr io.Writer) (*report, error) {
+	var runs []*bench.Result
+	rep := &report{healthy: true, about: s.About}
+	for i := 0; i < o.repeat; i++ {
+		opts := bench.Options{Workers: workers, Steps: o.steps, Warmup: o.warmup, Scale: o.scale}
+		var p *progressLine
+		if progress {
+			p = newProgressLine(stderr, s.Name, workers, o.warmup)
+			opts.Progress = p.update
+		}
+		r, err := bench.Run(s, opts)
+		if p != nil {
+			p.clear()
+		}
+		if err != nil {
+			return nil, err
+		}
+		runs = append(runs, r)
+		rep.repeats = append(rep.repeats, r.MsPerStep())
+		rep.checksums = append(rep.checksums, r.Checksum)
+		if !r.Health.OK {
+			rep.healthy = false
+		}
+	}
+	sorted := slices.Clone(runs)
+	slices.SortStableFunc(sorted, func(a, b *bench.Result) int { return int(a.Mean - b.Mean) })
+	rep.Result = sorted[(len(sorted)-1)/2]
+	return rep, nil
+}
+
+// verdict returns a failure for unhealthy runs and for checksums of one
+// scene that differ between worker counts or repeats.
+func verdict(reports []*report) error {
+	var msgs []string
+	sums := map[string]map[string]bool{}
+	var order []string
+	for _, r := range reports {
+		if !r.healthy {
+			msgs = append(msgs, fmt.Sprintf("%s on %d workers: health check failed", r.Scene, r.Workers))
+		}
+		if sums[r.Scene] == nil {
+			sums[r.Scene] = map[string]bool{}
+			order = append(order, r.Scene)
+		}
+		for _, c := range r.checksums {
+			sums[r.Scene][c] = true
+		}
+	}
+	for _, name := range order {
+		if len(sums[name]) > 1 {
+			msgs = append(msgs, fmt.Sprintf("%s: checksums differ between runs (%d distinct): results are not deterministic",
+				name, len(sums[name])))
+		}
+	}
+	if len(msgs) > 0 {
+		return failure{strings.Join(msgs, "; ")}
+	}
+	return nil
+}
+
+// pprofAddress fills in 127.0.0.1 for a missing host.
+func pprofAddress(addr string) (string, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", usagef("-pprof %q: want host:port or :port (%v)", addr, err)
+	}
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	return net.JoinHostPort(host, port), nil
+}
+
+func writeMemProfile(path string) (err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer closeInto(f, &err)
+	runtime.GC()
+	return pprof.Lookup("allocs").WriteTo(f, 0)
+}
+
+func closeInto(f *os.File, err *error) {
+	if cerr := f.Close(); cerr != nil && *err == nil {
+		*err = cerr
+	}
+}
+
+// isTerminal reports whether f is a character device (a terminal).
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// progressLine prints "scene w=N: done/total steps, x.xx ms/step" on stderr,
+// rewriting one line, once a run has taken more than 2 s. It reuses one
+// buffer, so it does not allocate inside the measured loop.
+type progressLine struct {
+	w       io.Writer
+	prefix  string
+	warmup  int
+	start   time.Time
+	last    time.Time
+	buf     []byte
+	printed bool
+}
+
+func newProgressLine(w io.Writer, scene string, workers, warmup int) *progressLine {
+	return &progressLine{w: w, prefix: "\r" + scene + " w=" + strconv.Itoa(workers) + ": ", warmup: warmup,
+		start: time.Now(), buf: make([]byte, 0, 128)}
+}
+
+func (p *progressLine) update(done, total int, timed time.Duration) {
+	now := time.Now()
+	if now.Sub(p.start) < 2*time.Second || now.Sub(p.last) < 250*time.Millisecond {
+		return
+	}
+	p.last = now
+	b := append(p.buf[:0], p.prefix...)
+	b = strconv.AppendInt(b, int64(done), 10)
+	b = append(b, '/')
+	b = strconv.AppendInt(b, int64(total), 10)
+	b = append(b, " steps, "...)
+	b = strconv.AppendFloat(b, float64(timed)/1e6/float64(max(1, done-p.warmup)), 'f', 2, 64)
+	b = append(b, " ms/step so far   "...)
+	p.buf = b
+	_, _ = p.w.Write(b)
+	p.printed = true
+}
+
+func (p *progressLine) clear() {
+	if p.printed {
+		_, _ = io.WriteString(p.w, "\r\033[K")
+	}
+}

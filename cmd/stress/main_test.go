@@ -1,0 +1,100 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestBadFlagsExitTwo(t *testing.T) {
+	for _, args := range [][]string{
+		{"-scene", "nope"},
+		{"-workers", "0"},
+		{"-workers", "1,x"},
+		{"-steps", "-1"},
+		{"-warmup", "-1"},
+		{"-scene", "cool_demo", "-steps", "5", "-warmup", "5"},
+		{"-repeat", "0"},
+		{"-scale", "0"},
+		{"-scale", "NaN"},
+		{"-pprof", "nonsense"},
+		{"-memprofilerate", "-1"},
+		{"-bogus"},
+		{"stray"},
+	} {
+		var out, errOut bytes.Buffer
+		if code := run(args, &out, &errOut); code != 2 {
+			t.Errorf("%v: exit %d, want 2 (stderr %q)", args, code, errOut.String())
+		}
+		if errOut.Len() == 0 {
+			t.Errorf("%v: no message on stderr", args)
+		}
+	}
+	var out, errOut bytes.Buffer
+	if code := run([]string{"-h"}, &out, &errOut); code != 0 || !strings.Contains(errOut.String(), "-scene") {
+		t.Errorf("-h: exit %d, stderr %q", code, errOut.String())
+	}
+}
+
+func TestJSONAndCSV(t *testing.T) {
+	dir := t.TempDir()
+	csvPath := filepath.Join(dir, "runs.csv")
+	var out, errOut bytes.Buffer
+	code := run([]string{"-scene", "cool_demo", "-steps", "40", "-workers", "1,2", "-repeat", "2", "-json",
+		"-csv", csvPath}, &out, &errOut)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("%d JSON lines, want 2:\n%s", len(lines), out.String())
+	}
+	for i, line := range lines {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []string{"scene", "bodies", "steps", "workers", "ms_per_step", "median_ms", "p95_ms",
+			"contacts", "health_ok", "health", "checksum", "allocs_per_step", "gc_cycles", "awake", "islands", "stages"} {
+			if _, ok := m[k]; !ok {
+				t.Errorf("line %d: no field %q", i, k)
+			}
+		}
+		if m["workers"] != float64(i+1) || m["steps"] != 40.0 || m["health_ok"] != true {
+			t.Errorf("line %d: %v", i, line)
+		}
+		stages, _ := m["stages"].(map[string]any)
+		if _, ok := stages["solve"]; !ok || len(stages) != 8 {
+			t.Errorf("stages %v", stages)
+		}
+	}
+	f, err := os.Open(csvPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 3 || rows[0][0] != "scene" || rows[1][0] != "cool_demo" || len(rows[1]) != len(rows[0]) {
+		t.Errorf("csv rows %v", rows)
+	}
+}
+
+func TestHumanOutput(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := run([]string{"-scene", "cool_demo", "-steps", "20", "-workers", "1"}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	for _, want := range []string{"gather", "broadphase", "narrowphase", "islands", "solve", "sleep", "scatter",
+		"events", "awake", "contacts", "allocations", "GC cycles", "health: ok", "checksum"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+}

@@ -1,0 +1,207 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"runtime"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/tumble2d/tumble/ecs"
+)
+
+func ms(d time.Duration) float64 { return float64(d) / 1e6 }
+
+// printReport prints the human-readable block of one run.
+func printReport(w io.Writer, r *report) {
+	fmt.Fprintf(w, "%s: %s\n", r.Scene, r.about)
+	fmt.Fprintf(w, "  %d bodies, %d workers, %d steps (%d untimed), scale %g, build %.1f ms",
+		r.Bodies, r.Workers, r.Steps, r.Warmup, r.Scale, ms(r.BuildTime))
+	if len(r.repeats) > 1 {
+		fmt.Fprintf(w, ", median of %d runs (ms/step %s)", len(r.repeats), joinFloats(r.repeats, 2, " "))
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "  %-18s %10s %6s\n", "stage", "ms/step", "%")
+	mean := ms(r.Mean)
+	var sum time.Duration
+	for s := ecs.Stage(0); s < ecs.NumStages; s++ {
+		d := r.Stages[s]
+		sum += d
+		fmt.Fprintf(w, "  %-18s %10.4f %6.1f\n", s, ms(d), pct(ms(d), mean))
+	}
+	fmt.Fprintf(w, "  %-18s %10.4f %6.1f\n", "(outside stages)", ms(r.Mean-sum), pct(ms(r.Mean-sum), mean))
+	fmt.Fprintf(w, "  %-18s %10.4f %6.1f\n", "total", mean, 100.0)
+	fmt.Fprintf(w, "  step ms: mean %.3f, median %.3f, p95 %.3f, min %.3f, max %.3f\n",
+		mean, ms(r.Median), ms(r.P95), ms(r.Min), ms(r.Max))
+	fmt.Fprintf(w, "  bodies %d, awake %d, contacts %d (%d points, %.0f on average), islands %d\n",
+		r.Bodies, r.Awake, r.Contacts, r.Points, r.MeanContacts, r.Islands)
+	fmt.Fprintf(w, "  allocations %.2f per step (%.0f B), GC cycles %d\n", r.AllocsPerStep, r.BytesPerStep, r.GCCycles)
+	fmt.Fprintf(w, "  health: %s\n", r.Health)
+	if !r.healthy && r.Health.OK {
+		fmt.Fprintf(w, "  health: FAILED in another of the %d repeats\n", len(r.repeats))
+	}
+	fmt.Fprintf(w, "  checksum %s\n\n", r.Checksum)
+}
+
+func pct(x, total float64) float64 {
+	if total == 0 {
+		return 0
+	}
+	return 100 * x / total
+}
+
+// printSummary prints one line per run and whether each scene's checksums
+// agree across worker counts.
+func printSummary(w io.Writer, reports []*report) {
+	fmt.Fprintln(w, "summary")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "  scene\tworkers\tms/step\tmedian\tp95\tcontacts\tawake\tallocs/step\thealth\tchecksum\n")
+	for _, r := range reports {
+		h := "ok"
+		if !r.healthy {
+			h = "FAILED"
+		}
+		fmt.Fprintf(tw, "  %s\t%d\t%.3f\t%.3f\t%.3f\t%d\t%d\t%.2f\t%s\t%s\n", r.Scene, r.Workers, ms(r.Mean),
+			ms(r.Median), ms(r.P95), r.Contacts, r.Awake, r.AllocsPerStep, h, r.Checksum)
+	}
+	_ = tw.Flush()
+	seen := map[string][]string{}
+	var order []string
+	for _, r := range reports {
+		if _, ok := seen[r.Scene]; !ok {
+			order = append(order, r.Scene)
+		}
+		for _, c := range r.checksums {
+			if !contains(seen[r.Scene], c) {
+				seen[r.Scene] = append(seen[r.Scene], c)
+			}
+		}
+	}
+	for _, name := range order {
+		if n := len(seen[name]); n > 1 {
+			fmt.Fprintf(w, "  %s: %d different checksums across runs: NOT deterministic\n", name, n)
+		}
+	}
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// record is the JSON object of one reported run.
+type record struct {
+	Scene         string             `json:"scene"`
+	Scale         float64            `json:"scale"`
+	Bodies        int                `json:"bodies"`
+	Steps         int                `json:"steps"`
+	Warmup        int                `json:"warmup"`
+	Workers       int                `json:"workers"`
+	MsPerStep     float64            `json:"ms_per_step"` // mean
+	MedianMs      float64            `json:"median_ms"`
+	P95Ms         float64            `json:"p95_ms"`
+	MinMs         float64            `json:"min_ms"`
+	MaxMs         float64            `json:"max_ms"`
+	BuildMs       float64            `json:"build_ms"`
+	Contacts      int                `json:"contacts"`
+	Points        int                `json:"points"`
+	MeanContacts  float64            `json:"mean_contacts"`
+	HealthOK      bool               `json:"health_ok"`
+	Health        string             `json:"health"`
+	HealthValues  map[string]float64 `json:"health_values"`
+	Checksum      string             `json:"checksum"`
+	AllocsPerStep float64            `json:"allocs_per_step"`
+	BytesPerStep  float64            `json:"bytes_per_step"`
+	GCCycles      uint32             `json:"gc_cycles"`
+	Awake         int                `json:"awake"`
+	Islands       int                `json:"islands"`
+	Stages        stageTimes         `json:"stages"`
+	Repeats       []float64          `json:"repeats_ms_per_step"`
+	Go            string             `json:"go"`
+	GOMAXPROCS    int                `json:"gomaxprocs"`
+}
+
+// stageTimes marshals as a JSON object of stage name -> ms per step, in
+// pipeline order.
+type stageTimes [ecs.NumStages]time.Duration
+
+// MarshalJSON writes {"gather": ms, "broadphase": ms, ...}.
+func (st stageTimes) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for s := ecs.Stage(0); s < ecs.NumStages; s++ {
+		if s > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "%q:%s", s.String(), strconv.FormatFloat(ms(st[s]), 'g', 6, 64))
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+func newRecord(r *report) record {
+	hv := map[string]float64{}
+	for _, v := range r.Health.Values {
+		hv[v.Name] = v.Value
+	}
+	return record{Scene: r.Scene, Scale: r.Scale, Bodies: r.Bodies, Steps: r.Steps, Warmup: r.Warmup,
+		Workers: r.Workers, MsPerStep: ms(r.Mean), MedianMs: ms(r.Median), P95Ms: ms(r.P95), MinMs: ms(r.Min),
+		MaxMs: ms(r.Max), BuildMs: ms(r.BuildTime), Contacts: r.Contacts, Points: r.Points,
+		MeanContacts: r.MeanContacts, HealthOK: r.healthy, Health: r.Health.Message, HealthValues: hv,
+		Checksum: r.Checksum, AllocsPerStep: r.AllocsPerStep, BytesPerStep: r.BytesPerStep, GCCycles: r.GCCycles,
+		Awake: r.Awake, Islands: r.Islands, Stages: r.Stages, Repeats: r.repeats, Go: runtime.Version(),
+		GOMAXPROCS: runtime.GOMAXPROCS(0)}
+}
+
+func writeJSON(w io.Writer, r *report) error {
+	b, err := json.Marshal(newRecord(r))
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+var csvColumns = []string{"scene", "scale", "bodies", "steps", "warmup", "workers", "ms_per_step", "median_ms",
+	"p95_ms", "min_ms", "max_ms", "build_ms", "contacts", "awake", "islands", "allocs_per_step", "bytes_per_step",
+	"gc_cycles", "health_ok", "health", "checksum"}
+
+// csvHeader returns the CSV column names: csvColumns, then one column per
+// stage.
+func csvHeader() []string {
+	cols := append([]string{}, csvColumns...)
+	for s := ecs.Stage(0); s < ecs.NumStages; s++ {
+		cols = append(cols, "stage_"+s.String()+"_ms")
+	}
+	return cols
+}
+
+// csvRow returns the CSV fields of one run, in the order of csvHeader.
+func csvRow(r *report) []string {
+	g := func(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
+	fields := []string{r.Scene, g(r.Scale), strconv.Itoa(r.Bodies), strconv.Itoa(r.Steps), strconv.Itoa(r.Warmup),
+		strconv.Itoa(r.Workers), g(ms(r.Mean)), g(ms(r.Median)), g(ms(r.P95)), g(ms(r.Min)), g(ms(r.Max)),
+		g(ms(r.BuildTime)), strconv.Itoa(r.Contacts), strconv.Itoa(r.Awake), strconv.Itoa(r.Islands),
+		g(r.AllocsPerStep), g(r.BytesPerStep), strconv.FormatUint(uint64(r.GCCycles), 10),
+		strconv.FormatBool(r.healthy), r.Health.Message, r.Checksum}
+	for s := ecs.Stage(0); s < ecs.NumStages; s++ {
+		fields = append(fields, g(ms(r.Stages[s])))
+	}
+	return fields
+}
+
+func joinFloats(xs []float64, prec int, sep string) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = strconv.FormatFloat(x, 'f', prec, 64)
+	}
+	return strings.Join(parts, sep)
+}
