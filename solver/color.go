@@ -7,7 +7,7 @@ import "math/bits"
 // constraint_graph.c, which uses 24 colours and an overflow bucket).
 const maxColors = 64
 
-// Coloring assigns the contacts of large islands to colours so that no two
+// Coloring assigns the links (contacts) of large islands to colours so that no two
 // contacts of a colour share a dynamic body: the contacts of one colour can
 // be solved in any order, on any worker, with bit-identical results. Colour k
 // holds List[Start[k]:Start[k+1]]; Overflow holds the rest.
@@ -30,10 +30,10 @@ func (g *Coloring) Color(k int) []int32 { return g.List[g.Start[k]:g.Start[k+1]]
 // Build colours the given contacts greedily in list order (first free
 // colour), which depends only on the inputs. Static and kinematic sides take
 // no colour: they are never written.
-func (g *Coloring) Build(contacts []Contact, list []int32, numBodies int) {
+func (g *Coloring) Build(links []Link, list []int32, numBodies int) {
 	g.used = resize(g.used, numBodies)
 	for _, ci := range list {
-		c := &contacts[ci]
+		c := &links[ci]
 		if c.KindA == KindDynamic {
 			g.used[c.A] = 0
 		}
@@ -46,7 +46,7 @@ func (g *Coloring) Build(contacts []Contact, list []int32, numBodies int) {
 	g.Overflow = g.Overflow[:0]
 	colors := 0
 	for k, ci := range list {
-		c := &contacts[ci]
+		c := &links[ci]
 		var mask uint64
 		if c.KindA == KindDynamic {
 			mask |= g.used[c.A]

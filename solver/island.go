@@ -1,18 +1,13 @@
 package solver
 
-import (
-	"cmp"
-	"slices"
-)
-
 // Islands partitions the awake dynamic bodies into islands: sets joined by
 // touching contacts (static and kinematic bodies never join an island, so two
 // boxes resting on the same ground are two islands). Islands decide sleep and
 // are the solver's unit of batching.
 //
 // Island k has the bodies BodyList[BodyStart[k]:BodyStart[k+1]] and the
-// contacts ContactList[ContactStart[k]:ContactStart[k+1]], both in ascending
-// row and contact order. Islands are numbered in the order of their lowest
+// links ContactList[ContactStart[k]:ContactStart[k+1]] (indices into the
+// links given to Build), both in ascending order. Islands are numbered in the order of their lowest
 // body row, so the numbering depends only on the inputs.
 type Islands struct {
 	BodyStart    []int32
@@ -32,7 +27,7 @@ func (is *Islands) Len() int { return len(is.BodyStart) - 1 }
 // Bodies returns the body rows of island k.
 func (is *Islands) Bodies(k int) []int32 { return is.BodyList[is.BodyStart[k]:is.BodyStart[k+1]] }
 
-// Contacts returns the contact indices of island k.
+// Contacts returns the link indices of island k.
 func (is *Islands) Contacts(k int) []int32 {
 	return is.ContactList[is.ContactStart[k]:is.ContactStart[k+1]]
 }
@@ -47,16 +42,16 @@ func (is *Islands) find(i int32) int32 {
 }
 
 // Build computes the islands of the dynamic rows of sims joined by the
-// contacts listed in touching. It reuses its buffers: no allocation once
-// warm. Cost: O(bodies + contacts), near-linear union-find.
-func (is *Islands) Build(sims []BodySim, contacts []Contact, touching []int32) {
+// links. It reuses its buffers: no allocation once warm. Cost: O(bodies +
+// links), near-linear union-find.
+func (is *Islands) Build(sims []BodySim, links []Link) {
 	n := len(sims)
 	is.parent = resize(is.parent, n)
 	for i := range is.parent {
 		is.parent[i] = int32(i)
 	}
-	for _, ci := range touching {
-		c := &contacts[ci]
+	for li := range links {
+		c := &links[li]
 		if c.KindA != KindDynamic || c.KindB != KindDynamic {
 			continue
 		}
@@ -105,25 +100,25 @@ func (is *Islands) Build(sims []BodySim, contacts []Contact, touching []int32) {
 		}
 	}
 	clear(is.count)
-	for _, ci := range touching {
-		if k := is.contactIsland(&contacts[ci]); k >= 0 {
+	for li := range links {
+		if k := is.linkIsland(&links[li]); k >= 0 {
 			is.count[k+1]++
 		}
 	}
 	is.ContactStart = prefix(is.ContactStart, is.count)
 	is.ContactList = resize(is.ContactList, int(is.ContactStart[islands]))
 	copy(is.count, is.ContactStart)
-	for _, ci := range touching {
-		if k := is.contactIsland(&contacts[ci]); k >= 0 {
-			is.ContactList[is.count[k]] = ci
+	for li := range links {
+		if k := is.linkIsland(&links[li]); k >= 0 {
+			is.ContactList[is.count[k]] = int32(li)
 			is.count[k]++
 		}
 	}
 }
 
-// contactIsland returns the island of the dynamic side of c, or -1 if neither
+// linkIsland returns the island of the dynamic side of c, or -1 if neither
 // side is dynamic (kinematic against static: nothing to solve).
-func (is *Islands) contactIsland(c *Contact) int32 {
+func (is *Islands) linkIsland(c *Link) int32 {
 	if c.KindA == KindDynamic {
 		return is.Of[c.A]
 	}
@@ -149,14 +144,4 @@ func resize[T any](s []T, n int) []T {
 		return make([]T, n, n+n/4)
 	}
 	return s[:n]
-}
-
-// sortBySize orders the island indices in order by decreasing contact count,
-// ties by index, so that the biggest islands start first.
-func (is *Islands) sortBySize(order []int32) {
-	slices.SortStableFunc(order, func(a, b int32) int {
-		na := is.ContactStart[a+1] - is.ContactStart[a]
-		nb := is.ContactStart[b+1] - is.ContactStart[b]
-		return cmp.Compare(nb, na)
-	})
 }

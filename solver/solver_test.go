@@ -81,14 +81,24 @@ func TestParamsSoftness(t *testing.T) {
 }
 
 // dyn, kin and static make contact sides.
-func contact(a int32, ka solver.Kind, b int32, kb solver.Kind) solver.Contact {
+func contact(a int32, ka solver.Kind, b int32, kb solver.Kind) solver.Link {
 	if ka == solver.KindStatic {
 		a = -1
 	}
 	if kb == solver.KindStatic {
 		b = -1
 	}
-	return solver.Contact{A: a, B: b, KindA: ka, KindB: kb, Count: 1}
+	return solver.Link{A: a, B: b, KindA: ka, KindB: kb}
+}
+
+// pick returns the links listed, in list order: the links an engine would
+// pass for its touching contacts.
+func pick(all []solver.Link, list []int32) []solver.Link {
+	out := make([]solver.Link, len(list))
+	for i, ci := range list {
+		out[i] = all[ci]
+	}
+	return out
 }
 
 const (
@@ -115,7 +125,7 @@ func TestIslandsBuild(t *testing.T) {
 	for i, k := range kinds {
 		sims[i].Kind = k
 	}
-	contacts := []solver.Contact{
+	contacts := []solver.Link{
 		contact(0, D, 1, D), contact(1, D, 2, D), contact(2, D, 3, K), contact(3, K, 4, D),
 		contact(4, D, 5, D), contact(5, D, 0, S), contact(0, S, 6, D), contact(0, D, 0, S),
 		contact(3, K, 0, S), contact(2, D, 0, D), contact(5, D, 4, D),
@@ -123,7 +133,7 @@ func TestIslandsBuild(t *testing.T) {
 	touching := []int32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}
 	var is solver.Islands
 	for round := 0; round < 2; round++ { // the second round reuses the buffers
-		is.Build(sims, contacts, touching)
+		is.Build(sims, pick(contacts, touching))
 		wantBodies := [][]int32{{0, 1, 2}, {4, 5}, {6}, {7}}
 		wantContacts := [][]int32{{0, 1, 2, 7, 9}, {3, 4, 5}, {6}, {}}
 		if is.Len() != len(wantBodies) {
@@ -159,7 +169,7 @@ func TestIslandsRandomGraph(t *testing.T) {
 				sims[i].Kind = K
 			}
 		}
-		var contacts []solver.Contact
+		var contacts []solver.Link
 		var touching []int32
 		m := rng.IntN(2 * n)
 		for c := 0; c < m; c++ {
@@ -173,7 +183,7 @@ func TestIslandsRandomGraph(t *testing.T) {
 				touching = append(touching, int32(c))
 			}
 		}
-		is.Build(sims, contacts, touching)
+		is.Build(sims, pick(contacts, touching))
 		// Reference: BFS over dynamic-dynamic touching contacts.
 		adj := make([][]int32, n)
 		for _, ci := range touching {
@@ -222,7 +232,8 @@ func TestIslandsRandomGraph(t *testing.T) {
 			if !slices.IsSorted(is.Bodies(k)) || !slices.IsSorted(is.Contacts(k)) {
 				t.Fatalf("trial %d: island %d lists not ascending", trial, k)
 			}
-			for _, ci := range is.Contacts(k) {
+			for _, li := range is.Contacts(k) {
+				ci := touching[li]
 				seen[ci]++
 				c := contacts[ci]
 				side := c.A
@@ -258,7 +269,7 @@ func TestColoringBuild(t *testing.T) {
 	for trial := 0; trial < 40; trial++ {
 		n := 2 + rng.IntN(100)
 		dense := trial%4 == 0
-		var contacts []solver.Contact
+		var contacts []solver.Link
 		m := rng.IntN(5 * n)
 		if dense {
 			n = 4 // 4 bodies, hundreds of contacts: must overflow
@@ -340,7 +351,7 @@ func TestColoringBuild(t *testing.T) {
 // TestColoringStaticSidesTakeNoColor: contacts of many dynamic bodies against
 // one static body all fit in colour 0: the static side takes no colour.
 func TestColoringStaticSidesTakeNoColor(t *testing.T) {
-	var contacts []solver.Contact
+	var contacts []solver.Link
 	var list []int32
 	for i := int32(0); i < 100; i++ {
 		contacts = append(contacts, contact(i, D, 0, S))
@@ -426,9 +437,9 @@ func TestSolveContactMomentum(t *testing.T) {
 			Friction: 0.5, Restitution: e, InvMassA: 1, InvIA: 2, InvMassB: 0.5, InvIB: 1, Soft: p.Softness(false)}
 		c.SetPoint(0, components.V(0, 0), 0, 0, 0, 0) // touching at the origin
 		c.Prepare(s.Bodies, s.Sims[0].X.P, s.Sims[1].X.P)
-		s.Contacts = []solver.Contact{c}
-		s.Touching = []int32{0}
+		s.Links = []solver.Link{c.Link()}
 		s.BuildIslands(&p)
+		s.Arrange([]solver.Contact{c})
 		p0 := s.Bodies[0].V.Scale(1).Add(s.Bodies[1].V.Scale(2))
 		s.Solve(solver.Serial{}, &p)
 		p1 := s.Bodies[0].V.Scale(1).Add(s.Bodies[1].V.Scale(2))

@@ -1,7 +1,9 @@
 package solver
 
 import (
+	"cmp"
 	"math"
+	"slices"
 
 	"github.com/tumble2d/tumble/components"
 )
@@ -63,39 +65,65 @@ type stepParams struct {
 	restitutionThreshold float64
 }
 
+// Link is the part of a contact that islands and colouring need: which body
+// rows it joins and how they move.
+type Link struct {
+	A, B         int32 // body rows, -1 for static
+	KindA, KindB Kind
+}
+
 // Solver holds the rows of one step and the scratch that stays warm between
-// steps. Fill Bodies, Sims, Contacts and Touching, then call BuildIslands and
-// Solve.
+// steps. Each step: fill Bodies, Sims and Links (one per touching contact),
+// call BuildIslands, fill Contacts in solver order (Contacts[k] is the
+// contact of Links[Order[k]]), call Solve.
+//
+// The solver order puts the contacts of each island solved whole next to
+// each other, then the contacts of the large islands colour by colour, so
+// every stage streams through memory instead of jumping through it: on
+// many_pyramids (58 000 contacts, 18 MB of constraints) jumping cost more
+// than the arithmetic.
 type Solver struct {
 	Bodies   []BodyState
 	Sims     []BodySim
+	Links    []Link
+	Order    []int32
 	Contacts []Contact
-	// Touching lists the contacts with at least one point, in ascending order.
-	Touching []int32
 	Islands  Islands
 	Coloring Coloring
 
-	p             stepParams
-	small         []int32 // islands solved whole, biggest first
-	free          []int32 // dynamic bodies without contacts
-	largeBodies   []int32
-	largeContacts []int32
-	task          stageTask
+	p     stepParams
+	small []smallIsland // solved whole, biggest first
+	free  []int32       // dynamic bodies without contacts
+	// Large islands: their bodies, and the contact ranges in solver order:
+	// overflow [largeStart, colorStart[0]), colour k [colorStart[k],
+	// colorStart[k+1]).
+	largeBodies []int32
+	largeStart  int32
+	colorStart  []int32
+	largeLinks  []int32
+	task        stageTask
 }
 
-// Stats counts what the last Solve worked on.
+// smallIsland is an island solved whole by one worker: its bodies (an
+// Islands range) and its contacts (a range of Contacts).
+type smallIsland struct {
+	island     int32
+	start, end int32
+}
+
+// Stats counts what the last BuildIslands found.
 type Stats struct {
 	Islands, LargeIslands, Colored, Colors, Overflow int
 }
 
-// BuildIslands computes the islands of the current rows and contacts and
-// sorts them into the small ones (solved whole), the bodies without contacts,
-// and the large ones (coloured).
+// BuildIslands computes the islands of the current rows and links, sorts them
+// into the small ones (solved whole), the bodies without contacts and the
+// large ones (coloured), and fills Order, the solver order of the links.
 func (s *Solver) BuildIslands(prm *Params) Stats {
-	s.Islands.Build(s.Sims, s.Contacts, s.Touching)
+	s.Islands.Build(s.Sims, s.Links)
 	is := &s.Islands
 	s.small, s.free = s.small[:0], s.free[:0]
-	s.largeBodies, s.largeContacts = s.largeBodies[:0], s.largeContacts[:0]
+	s.largeBodies, s.largeLinks = s.largeBodies[:0], s.largeLinks[:0]
 	var st Stats
 	st.Islands = is.Len()
 	for k := 0; k < is.Len(); k++ {
@@ -106,22 +134,42 @@ func (s *Solver) BuildIslands(prm *Params) Stats {
 		case nc >= prm.LargeIslandContacts:
 			st.LargeIslands++
 			s.largeBodies = append(s.largeBodies, is.Bodies(k)...)
-			s.largeContacts = append(s.largeContacts, is.Contacts(k)...)
+			s.largeLinks = append(s.largeLinks, is.Contacts(k)...)
 		default:
-			s.small = append(s.small, int32(k))
+			s.small = append(s.small, smallIsland{island: int32(k)})
 		}
 	}
-	is.sortBySize(s.small)
-	s.Coloring.Build(s.Contacts, s.largeContacts, len(s.Sims))
-	st.Colored = len(s.largeContacts)
+	slices.SortStableFunc(s.small, func(a, b smallIsland) int {
+		na := is.ContactStart[a.island+1] - is.ContactStart[a.island]
+		nb := is.ContactStart[b.island+1] - is.ContactStart[b.island]
+		return cmp.Compare(nb, na)
+	})
+	s.Order = s.Order[:0]
+	for i := range s.small {
+		sm := &s.small[i]
+		sm.start = int32(len(s.Order))
+		s.Order = append(s.Order, is.Contacts(int(sm.island))...)
+		sm.end = int32(len(s.Order))
+	}
+	s.Coloring.Build(s.Links, s.largeLinks, len(s.Sims))
+	s.largeStart = int32(len(s.Order))
+	s.Order = append(s.Order, s.Coloring.Overflow...)
+	s.colorStart = s.colorStart[:0]
+	for k := 0; k < s.Coloring.Colors(); k++ {
+		s.colorStart = append(s.colorStart, int32(len(s.Order)))
+		s.Order = append(s.Order, s.Coloring.Color(k)...)
+	}
+	s.colorStart = append(s.colorStart, int32(len(s.Order)))
+	s.Contacts = resize(s.Contacts, len(s.Order))
+	st.Colored = len(s.largeLinks)
 	st.Colors = s.Coloring.Colors()
 	st.Overflow = len(s.Coloring.Overflow)
 	return st
 }
 
-// Solve runs the substeps, restitution and nothing else: the body rows hold
-// the new velocities and deltas afterwards, and the contacts their
-// accumulated impulses for warm starting. Call BuildIslands first.
+// Solve runs the substeps and restitution: the body rows hold the new
+// velocities and deltas afterwards, and the contacts their accumulated
+// impulses for warm starting. Call BuildIslands and fill Contacts first.
 func (s *Solver) Solve(ex Executor, prm *Params) {
 	h := prm.Dt / float64(prm.SubSteps)
 	s.p = stepParams{dt: prm.Dt, h: h, invH: 1 / h, substeps: prm.SubSteps, gravity: prm.Gravity,
@@ -132,6 +180,7 @@ func (s *Solver) Solve(ex Executor, prm *Params) {
 	t.mode = modeSmall
 	ex.For(len(s.small), 1, t)
 	t.mode = modeFree
+	t.list = s.free
 	ex.For(len(s.free), 256, t)
 	if len(s.largeBodies) > 0 {
 		s.solveLarge(ex)
@@ -146,13 +195,13 @@ func (s *Solver) solveLarge(ex Executor) {
 		elapsed := float64(sub) * s.p.h
 		t.list = s.largeBodies
 		t.mode = modeIntegrateVelocities
-		ex.For(len(s.largeBodies), 128, t)
-		s.colorStage(ex, modeWarmStart, 0)
+		ex.For(len(s.largeBodies), 0, t)
 		t.flip = sub&1 == 1
+		s.colorStage(ex, modeWarmStart, 0)
 		s.colorStage(ex, modeSolve, elapsed)
 		t.list = s.largeBodies
 		t.mode = modeIntegratePositions
-		ex.For(len(s.largeBodies), 128, t)
+		ex.For(len(s.largeBodies), 0, t)
 		s.colorStage(ex, modeRelax, elapsed+s.p.h)
 	}
 	s.colorStage(ex, modeRestitution, 0)
@@ -161,13 +210,17 @@ func (s *Solver) solveLarge(ex Executor) {
 func (s *Solver) colorStage(ex Executor, mode int, elapsed float64) {
 	t := &s.task
 	t.mode, t.elapsed = mode, elapsed
-	if ov := s.Coloring.Overflow; len(ov) > 0 {
-		t.list = ov
-		t.Run(0, len(ov), 0)
+	if s.colorStart[0] > s.largeStart {
+		t.base = int(s.largeStart)
+		t.Run(0, int(s.colorStart[0]-s.largeStart), 0)
 	}
-	for k := 0; k < s.Coloring.Colors(); k++ {
-		t.list = s.Coloring.Color(k)
-		ex.For(len(t.list), 64, t)
+	// A static split keeps each worker on the same bodies from colour to
+	// colour and stage to stage (the contacts of a colour are in body order):
+	// handing blocks out first come first served bounced body rows between
+	// the cores' caches and made tumbler slower on 2 workers than on 1.
+	for k := 0; k+1 < len(s.colorStart); k++ {
+		t.base = int(s.colorStart[k])
+		ex.For(int(s.colorStart[k+1]-s.colorStart[k]), 0, t)
 	}
 }
 
@@ -188,7 +241,8 @@ const (
 type stageTask struct {
 	s       *Solver
 	mode    int
-	list    []int32
+	list    []int32 // body rows, for the integration stages
+	base    int     // first contact of the colour, for the contact stages
 	elapsed float64
 	flip    bool // solve the points of each contact in reverse order
 }
@@ -200,54 +254,70 @@ func (t *stageTask) Run(lo, hi, _ int) {
 	switch t.mode {
 	case modeSmall:
 		for k := lo; k < hi; k++ {
-			s.solveIsland(int(s.small[k]))
+			s.solveIsland(&s.small[k])
 		}
 	case modeFree:
 		for sub := 0; sub < p.substeps; sub++ {
-			integrateVelocities(p, s.Bodies, s.Sims, s.free, lo, hi)
-			integratePositions(p, s.Bodies, s.Sims, s.free, lo, hi)
+			integrateVelocities(p, s.Bodies, s.Sims, t.list, lo, hi)
+			integratePositions(p, s.Bodies, s.Sims, t.list, lo, hi)
 		}
 	case modeIntegrateVelocities:
 		integrateVelocities(p, s.Bodies, s.Sims, t.list, lo, hi)
 	case modeIntegratePositions:
 		integratePositions(p, s.Bodies, s.Sims, t.list, lo, hi)
 	case modeWarmStart:
-		for _, ci := range t.list[lo:hi] {
-			warmStart(&s.Contacts[ci], s.Bodies)
+		cs := s.Contacts[t.base+lo : t.base+hi]
+		for i := range cs {
+			warmStart(&cs[i], s.Bodies)
 		}
 	case modeSolve, modeRelax:
 		bias := t.mode == modeSolve
-		for _, ci := range t.list[lo:hi] {
-			solveContact(&s.Contacts[ci], s.Bodies, p, t.elapsed, bias, t.flip)
+		cs := s.Contacts[t.base+lo : t.base+hi]
+		for i := range cs {
+			solveContact(&cs[i], s.Bodies, p, t.elapsed, bias, t.flip)
 		}
 	case modeRestitution:
-		for _, ci := range t.list[lo:hi] {
-			applyRestitution(&s.Contacts[ci], s.Bodies, p)
+		cs := s.Contacts[t.base+lo : t.base+hi]
+		for i := range cs {
+			applyRestitution(&cs[i], s.Bodies, p)
 		}
 	}
 }
 
 // solveIsland runs the whole step for one island on the calling worker.
-func (s *Solver) solveIsland(k int) {
+func (s *Solver) solveIsland(sm *smallIsland) {
 	p := &s.p
-	bodies := s.Islands.Bodies(k)
-	contacts := s.Islands.Contacts(k)
+	bodies := s.Islands.Bodies(int(sm.island))
+	cs := s.Contacts[sm.start:sm.end]
 	for sub := 0; sub < p.substeps; sub++ {
 		elapsed := float64(sub) * p.h
 		flip := sub&1 == 1
 		integrateVelocities(p, s.Bodies, s.Sims, bodies, 0, len(bodies))
-		for _, ci := range contacts {
-			warmStart(&s.Contacts[ci], s.Bodies)
+		for i := range cs {
+			warmStart(&cs[i], s.Bodies)
 		}
-		for _, ci := range contacts {
-			solveContact(&s.Contacts[ci], s.Bodies, p, elapsed, true, flip)
+		for i := range cs {
+			solveContact(&cs[i], s.Bodies, p, elapsed, true, flip)
 		}
 		integratePositions(p, s.Bodies, s.Sims, bodies, 0, len(bodies))
-		for _, ci := range contacts {
-			solveContact(&s.Contacts[ci], s.Bodies, p, elapsed+p.h, false, flip)
+		for i := range cs {
+			solveContact(&cs[i], s.Bodies, p, elapsed+p.h, false, flip)
 		}
 	}
-	for _, ci := range contacts {
-		applyRestitution(&s.Contacts[ci], s.Bodies, p)
+	for i := range cs {
+		applyRestitution(&cs[i], s.Bodies, p)
+	}
+}
+
+// Link returns the link of c: its bodies and how they move.
+func (c *Contact) Link() Link { return Link{A: c.A, B: c.B, KindA: c.KindA, KindB: c.KindB} }
+
+// Arrange copies contacts prepared in link order (byLink[i] is the contact
+// of Links[i]) into Contacts in solver order. Call it after BuildIslands;
+// it is the simple alternative to preparing each Contacts[k] from
+// Links[Order[k]] directly, as package systems does in parallel.
+func (s *Solver) Arrange(byLink []Contact) {
+	for k, li := range s.Order {
+		s.Contacts[k] = byLink[li]
 	}
 }

@@ -89,7 +89,7 @@ func DefaultConfig() Config {
 		Sleep: true, SleepThreshold: 0.05, TimeToSleep: 0.5,
 		ContactHertz: 60, ContactDampingRatio: 10, MaxPushOut: 3, RestitutionThreshold: 1,
 		MaxLinearSpeed: 400, SpeculativeDistance: 0.02,
-		FrictionMix: MixGeometric, RestitutionMix: MixMax, LargeIslandContacts: 64}
+		FrictionMix: MixGeometric, RestitutionMix: MixMax, LargeIslandContacts: 1024}
 }
 
 // Validate returns an error naming the first bad setting.

@@ -74,9 +74,8 @@ func (p *Physics) side(i int32) side {
 
 type narrowTask struct{ ph *Physics }
 
-// Run collides pairs [lo, hi) and prepares their contact constraints. It
-// reads the rows and the previous tick's contact cache and writes only slot
-// i of the per-pair outputs.
+// Run collides pairs [lo, hi). It reads the rows and writes only slot i of
+// the per-pair outputs.
 func (t *narrowTask) Run(lo, hi, _ int) {
 	p := t.ph
 	for i := lo; i < hi; i++ {
@@ -84,28 +83,34 @@ func (t *narrowTask) Run(lo, hi, _ int) {
 	}
 }
 
-func (p *Physics) collidePair(i int) {
+// sides returns the two bodies of pair i ordered by entity ID, so that
+// feature ids, and so warm starting, do not depend on which body is a moving
+// or frozen row this tick.
+func (p *Physics) sides(i int) (side, side) {
 	pr := p.pairs[i]
 	a, b := p.side(pr.A), p.side(pr.B)
-	c := &p.s.Contacts[i]
-	c.Count = 0
+	if a.ent.ID() > b.ent.ID() {
+		a, b = b, a
+	}
+	return a, b
+}
+
+func (p *Physics) collidePair(i int) {
+	a, b := p.sides(i)
 	p.pairFlags[i] = pairNone
 	if a.kind != solver.KindDynamic && b.kind != solver.KindDynamic && !a.sleeping && !b.sleeping {
 		return // kinematic or static against kinematic or static: nothing moves
-	}
-	// Order the pair by entity ID so that feature ids, and so warm starting,
-	// do not depend on which body is a moving or frozen row this tick.
-	if a.ent.ID() > b.ent.ID() {
-		a, b = b, a
 	}
 	margin := p.cfg.SpeculativeDistance + p.cfg.Dt*(a.speed+b.speed)
 	if a.sleeping || b.sleeping {
 		margin += p.cfg.Dt * (a.speed + b.speed)
 	}
-	m := narrowphase.Collide(a.shape, a.xf, b.shape, b.xf, margin)
+	m := &p.manifolds[i]
+	*m = narrowphase.Collide(a.shape, a.xf, b.shape, b.xf, margin)
 	if m.Count == 0 {
 		return
 	}
+	p.pairEnts[i] = [2]arche.Entity{a.ent, b.ent}
 	if a.sleeping || b.sleeping {
 		// A dynamic body, or a kinematic body that moves, wakes a sleeping
 		// body it touches; a kinematic body at rest is support, like ground.
@@ -114,60 +119,44 @@ func (p *Physics) collidePair(i int) {
 		} else if b.sleeping && (a.kind == solver.KindDynamic || a.kind == solver.KindKinematic && a.speed > 0) {
 			p.pairFlags[i] = pairWakeB
 		}
-		p.pairEnts[i] = [2]arche.Entity{a.ent, b.ent}
 		return
 	}
 	p.pairFlags[i] = pairTouching
-	p.pairEnts[i] = [2]arche.Entity{a.ent, b.ent}
-	*c = solver.Contact{A: a.row, B: b.row, KindA: a.kind, KindB: b.kind, Count: int32(m.Count),
-		Normal: m.Normal, Friction: p.cfg.FrictionMix.Mix(a.mat.Friction, b.mat.Friction),
-		Restitution: p.cfg.RestitutionMix.Mix(a.mat.Restitution, b.mat.Restitution)}
-	if a.kind == solver.KindDynamic {
-		c.InvMassA, c.InvIA = a.invMass, a.invI
-	}
-	if b.kind == solver.KindDynamic {
-		c.InvMassB, c.InvIB = b.invMass, b.invI
-	}
-	c.Soft = p.softness[0]
-	if a.kind != solver.KindDynamic || b.kind != solver.KindDynamic {
-		c.Soft = p.softness[1]
-	}
-	old := p.cache[1-p.cur].find(a.ent, b.ent)
-	for j := 0; j < m.Count; j++ {
-		mp := &m.Points[j]
-		var pn, pt float64
-		if old != nil {
-			for k := int32(0); k < old.count; k++ {
-				if old.ids[k] == mp.ID {
-					pn, pt = old.normal[k], old.tangent[k]
-					break
-				}
-			}
-		}
-		c.SetPoint(j, mp.P, mp.Separation, mp.ID, pn, pt)
-	}
-	c.Prepare(p.s.Bodies, a.xf.P, b.xf.P)
+	p.pairInfo[i] = pairInfo{link: solver.Link{A: a.row, B: b.row, KindA: a.kind, KindB: b.kind},
+		friction:    p.cfg.FrictionMix.Mix(a.mat.Friction, b.mat.Friction),
+		restitution: p.cfg.RestitutionMix.Mix(a.mat.Restitution, b.mat.Restitution),
+		centerA:     a.xf.P, centerB: b.xf.P}
+}
+
+// pairInfo is what the fold and the contact preparation need of a touching
+// pair besides its manifold, kept by the narrow phase so that neither has to
+// look the two bodies up again.
+type pairInfo struct {
+	link                  solver.Link
+	friction, restitution float64
+	centerA, centerB      components.Vec2
 }
 
 // narrowPhase collides all candidate pairs in parallel, then folds the
-// per-pair flags in pair order: the touching contacts, and the sleeping
-// bodies to wake next tick.
+// per-pair flags in pair order: the touching contacts become the solver's
+// links, and the sleeping bodies touched are woken next tick.
 func (p *Physics) narrowPhase() {
 	n := len(p.pairs)
-	if cap(p.s.Contacts) < n {
-		p.s.Contacts = make([]solver.Contact, n, n+n/4)
+	if cap(p.manifolds) < n {
+		p.manifolds = make([]narrowphase.Manifold, n, n+n/4)
 		p.pairFlags = make([]uint8, n, n+n/4)
 		p.pairEnts = make([][2]arche.Entity, n, n+n/4)
+		p.pairInfo = make([]pairInfo, n, n+n/4)
 	}
-	p.s.Contacts, p.pairFlags, p.pairEnts = p.s.Contacts[:n], p.pairFlags[:n], p.pairEnts[:n]
-	p.softness = [2]solver.Softness{p.params.Softness(false), p.params.Softness(true)}
-	p.cur = 1 - p.cur // cache[1-cur] now holds the previous tick
+	p.manifolds, p.pairFlags, p.pairEnts, p.pairInfo = p.manifolds[:n], p.pairFlags[:n], p.pairEnts[:n], p.pairInfo[:n]
 	p.pool.For(n, 64, &p.narrowTask)
-	p.s.Touching = p.s.Touching[:0]
+	p.touching = p.touching[:0]
+	p.s.Links = p.s.Links[:0]
 	for i, f := range p.pairFlags {
 		switch f {
 		case pairTouching:
-			p.s.Touching = append(p.s.Touching, int32(i))
+			p.touching = append(p.touching, int32(i))
+			p.s.Links = append(p.s.Links, p.pairInfo[i].link)
 		case pairWakeA:
 			p.sleep.pending = append(p.sleep.pending, p.pairEnts[i][0])
 		case pairWakeB:
@@ -176,14 +165,67 @@ func (p *Physics) narrowPhase() {
 	}
 }
 
+type prepareTask struct{ ph *Physics }
+
+// Run prepares the contact constraints [lo, hi) of the solver order: mixed
+// materials, softness, warm-start impulses from the previous tick's cache
+// (by feature id) and the effective masses.
+func (t *prepareTask) Run(lo, hi, _ int) {
+	p := t.ph
+	prev := &p.cache[1-p.cur]
+	for k := lo; k < hi; k++ {
+		i := int(p.touching[p.s.Order[k]])
+		pi := &p.pairInfo[i]
+		l := pi.link
+		m := &p.manifolds[i]
+		c := &p.s.Contacts[k]
+		*c = solver.Contact{A: l.A, B: l.B, KindA: l.KindA, KindB: l.KindB, Count: int32(m.Count),
+			Normal: m.Normal, Friction: pi.friction, Restitution: pi.restitution}
+		if l.KindA == solver.KindDynamic {
+			c.InvMassA, c.InvIA = p.s.Sims[l.A].InvMass, p.s.Sims[l.A].InvInertia
+		}
+		if l.KindB == solver.KindDynamic {
+			c.InvMassB, c.InvIB = p.s.Sims[l.B].InvMass, p.s.Sims[l.B].InvInertia
+		}
+		c.Soft = p.softness[0]
+		if l.KindA != solver.KindDynamic || l.KindB != solver.KindDynamic {
+			c.Soft = p.softness[1]
+		}
+		ents := &p.pairEnts[i]
+		old := prev.find(ents[0], ents[1])
+		for j := 0; j < m.Count; j++ {
+			mp := &m.Points[j]
+			var pn, pt float64
+			if old != nil {
+				for q := int32(0); q < old.count; q++ {
+					if old.ids[q] == mp.ID {
+						pn, pt = old.normal[q], old.tangent[q]
+						break
+					}
+				}
+			}
+			c.SetPoint(j, mp.P, mp.Separation, mp.ID, pn, pt)
+		}
+		c.Prepare(p.s.Bodies, pi.centerA, pi.centerB)
+	}
+}
+
+// prepareContacts fills the solver's contacts in its order, in parallel.
+func (p *Physics) prepareContacts() {
+	p.softness = [2]solver.Softness{p.params.Softness(false), p.params.Softness(true)}
+	p.cur = 1 - p.cur // cache[1-cur] now holds the previous tick
+	p.pool.For(len(p.s.Order), 64, &p.prepareTask)
+}
+
 // storeContacts keeps this tick's impulses, by entity pair and feature id,
 // for warm starting the next tick.
 func (p *Physics) storeContacts() {
 	cc := &p.cache[p.cur]
-	cc.reset(len(p.s.Touching))
-	for _, ci := range p.s.Touching {
-		c := &p.s.Contacts[ci]
-		e := cachedContact{a: p.pairEnts[ci][0], b: p.pairEnts[ci][1], count: c.Count}
+	cc.reset(len(p.s.Contacts))
+	for k := range p.s.Contacts {
+		c := &p.s.Contacts[k]
+		ents := &p.pairEnts[p.touching[p.s.Order[k]]]
+		e := cachedContact{a: ents[0], b: ents[1], count: c.Count}
 		for j := int32(0); j < c.Count; j++ {
 			cp := &c.Points[j]
 			e.ids[j], e.normal[j], e.tangent[j] = cp.ID, cp.NormalImpulse, cp.TangentImpulse

@@ -9,6 +9,7 @@ import (
 	"github.com/tumble2d/tumble/broadphase"
 	"github.com/tumble2d/tumble/components"
 	"github.com/tumble2d/tumble/ecs"
+	"github.com/tumble2d/tumble/narrowphase"
 	"github.com/tumble2d/tumble/solver"
 )
 
@@ -57,12 +58,16 @@ type Physics struct {
 	pairBufs  [][]broadphase.Pair
 	broadTask broadTask
 
-	narrowTask narrowTask
-	pairEnts   [][2]arche.Entity
-	pairFlags  []uint8
-	cache      [2]contactCache // previous and current tick
-	cur        int
-	softness   [2]solver.Softness // between moving bodies, against static/kinematic
+	narrowTask  narrowTask
+	prepareTask prepareTask
+	manifolds   []narrowphase.Manifold
+	pairEnts    [][2]arche.Entity
+	pairFlags   []uint8
+	pairInfo    []pairInfo
+	touching    []int32         // pairs with a contact to solve, in pair order
+	cache       [2]contactCache // previous and current tick
+	cur         int
+	softness    [2]solver.Softness // between moving bodies, against static/kinematic
 
 	sleep sleeper
 	errs  []ecs.BodyError
@@ -85,6 +90,7 @@ func New(cfg Config) (*Physics, error) {
 	p.grid = broadphase.NewGrid(cfg.CellSize)
 	p.broadTask.ph = p
 	p.narrowTask.ph = p
+	p.prepareTask.ph = p
 	return p, nil
 }
 
@@ -182,6 +188,7 @@ func (p *Physics) Update(w *arche.World) {
 	stage(ecs.StageIslands)
 
 	p.pool.setStage(ecs.StageSolve)
+	p.prepareContacts()
 	p.s.Solve(p.pool, &p.params)
 	p.storeContacts()
 	stage(ecs.StageSolve)
@@ -200,9 +207,9 @@ func (p *Physics) Update(w *arche.World) {
 	prof.Bodies = len(p.ents)
 	prof.Frozen = len(p.frozen.ents)
 	prof.Pairs = len(p.pairs)
-	prof.Contacts = len(p.s.Touching)
-	for _, ci := range p.s.Touching {
-		prof.Points += int(p.s.Contacts[ci].Count)
+	prof.Contacts = len(p.s.Contacts)
+	for k := range p.s.Contacts {
+		prof.Points += int(p.s.Contacts[k].Count)
 	}
 	prof.Islands = st.Islands
 	prof.Colored = st.Colored

@@ -16,7 +16,12 @@ import (
 // number of workers and returns the FNV-1a hash of math.Float64bits of every
 // transform and velocity, plus the profile of the last tick.
 func pileHash(t *testing.T, workers, n, steps int, removeAt int) (uint64, ecs.Profile) {
-	s := newSim(t, func(c *systems.Config) { c.Workers = workers })
+	s := newSim(t, func(c *systems.Config) {
+		c.Workers = workers
+		// Colour islands from 32 contacts (default 1024) so that this small
+		// pile exercises the shared-island path as well as whole islands.
+		c.LargeIslandContacts = 32
+	})
 	containerScene(s, 10)
 	defs := pileDefs(rand.New(rand.NewPCG(3, 4)), n, 20, 0.6, 0.2)
 	es, err := ecs.NewBodies(s.w, defs, nil)

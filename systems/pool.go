@@ -132,6 +132,13 @@ func (p *pool) waitJob(h *helper, seen uint64) uint64 {
 }
 
 func (p *pool) work(w int) {
+	if p.grain == 0 {
+		// Static split: slice w of p.workers.
+		if lo, hi := w*p.n/p.workers, (w+1)*p.n/p.workers; lo < hi {
+			p.task.Run(lo, hi, w)
+		}
+		return
+	}
 	for {
 		lo := int(p.next.Add(int64(p.grain))) - p.grain
 		if lo >= p.n {
@@ -141,25 +148,38 @@ func (p *pool) work(w int) {
 	}
 }
 
-// For runs t over [0, n) in blocks of grain items on the workers. A job of
-// one block runs on the caller alone.
+// For runs t over [0, n) in blocks of grain items on the workers, handed out
+// first come first served; grain 0 splits [0, n) into one contiguous slice
+// per worker instead (see solver.Executor). A job of one block runs on the
+// caller alone.
 func (p *pool) For(n, grain int, t solver.Task) {
 	if n <= 0 {
 		return
 	}
-	grain = max(grain, 1)
-	blocks := (n + grain - 1) / grain
-	if p.workers == 1 || blocks == 1 {
-		t.Run(0, n, 0)
-		return
+	// staticMin: below this many items a static split is not worth waking
+	// anyone for.
+	const staticMin = 32
+	var active int
+	if grain == 0 {
+		if p.workers == 1 || n < staticMin {
+			t.Run(0, n, 0)
+			return
+		}
+		active = len(p.helpers)
+	} else {
+		blocks := (n + grain - 1) / grain
+		if p.workers == 1 || blocks == 1 {
+			t.Run(0, n, 0)
+			return
+		}
+		// Aim for 4 blocks per worker, for balance, but no smaller blocks
+		// than asked.
+		if b := n / (4 * p.workers); b > grain {
+			grain = b
+			blocks = (n + grain - 1) / grain
+		}
+		active = min(len(p.helpers), blocks-1)
 	}
-	// Aim for 4 blocks per worker, for balance, but no smaller blocks than
-	// asked.
-	if b := n / (4 * p.workers); b > grain {
-		grain = b
-		blocks = (n + grain - 1) / grain
-	}
-	active := min(len(p.helpers), blocks-1)
 	p.task, p.n, p.grain = t, n, grain
 	p.next.Store(0)
 	p.seq++

@@ -169,8 +169,8 @@ func (p *Physics) updateSleep() {
 		if !ok {
 			continue
 		}
-		for _, ci := range is.Contacts(k) {
-			c := &p.s.Contacts[ci]
+		for _, li := range is.Contacts(k) {
+			c := &p.s.Links[li]
 			if movingKinematic(p.s.Bodies, c.A, c.KindA) || movingKinematic(p.s.Bodies, c.B, c.KindB) {
 				ok = false
 				break
