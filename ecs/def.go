@@ -55,15 +55,6 @@ func (e *DefError) Error() string {
 
 func defErr(field, reason string) error { return &DefError{Index: -1, Field: field, Reason: reason} }
 
-func finite(field string, xs ...float64) error {
-	for _, x := range xs {
-		if !components.IsFinite(x) {
-			return defErr(field, "is NaN or infinite")
-		}
-	}
-	return nil
-}
-
 // Validate checks d and returns a [*DefError] for the first bad field: NaN or
 // Inf anywhere, an unknown type or shape, a zero or negative size, a negative
 // density or mass, a dynamic body without mass, friction < 0, restitution
@@ -72,28 +63,35 @@ func (d *BodyDef) Validate() error {
 	if d.Type > components.Kinematic {
 		return defErr("Type", "is not dynamic, static or kinematic")
 	}
-	checks := []struct {
-		field string
-		xs    []float64
-	}{
-		{"Position", []float64{d.Position.X, d.Position.Y}},
-		{"Angle", []float64{d.Angle}},
-		{"LinearVelocity", []float64{d.LinearVelocity.X, d.LinearVelocity.Y}},
-		{"AngularVelocity", []float64{d.AngularVelocity}},
-		{"Shape.Radius", []float64{d.Shape.Radius}},
-		{"Shape.Half", []float64{d.Shape.Half.X, d.Shape.Half.Y}},
-		{"Density", []float64{d.Density}},
-		{"Mass", []float64{d.Mass}},
-		{"Friction", []float64{d.Friction}},
-		{"Restitution", []float64{d.Restitution}},
-		{"LinearDamping", []float64{d.LinearDamping}},
-		{"AngularDamping", []float64{d.AngularDamping}},
-		{"GravityScale", []float64{d.GravityScale}},
-	}
-	for _, c := range checks {
-		if err := finite(c.field, c.xs...); err != nil {
-			return err
-		}
+	// Checked one by one, not through a table: Validate runs once per body
+	// in batches of thousands and must not allocate.
+	switch {
+	case !d.Position.IsFinite():
+		return defErr("Position", "is NaN or infinite")
+	case !components.IsFinite(d.Angle):
+		return defErr("Angle", "is NaN or infinite")
+	case !d.LinearVelocity.IsFinite():
+		return defErr("LinearVelocity", "is NaN or infinite")
+	case !components.IsFinite(d.AngularVelocity):
+		return defErr("AngularVelocity", "is NaN or infinite")
+	case !components.IsFinite(d.Shape.Radius):
+		return defErr("Shape.Radius", "is NaN or infinite")
+	case !d.Shape.Half.IsFinite():
+		return defErr("Shape.Half", "is NaN or infinite")
+	case !components.IsFinite(d.Density):
+		return defErr("Density", "is NaN or infinite")
+	case !components.IsFinite(d.Mass):
+		return defErr("Mass", "is NaN or infinite")
+	case !components.IsFinite(d.Friction):
+		return defErr("Friction", "is NaN or infinite")
+	case !components.IsFinite(d.Restitution):
+		return defErr("Restitution", "is NaN or infinite")
+	case !components.IsFinite(d.LinearDamping):
+		return defErr("LinearDamping", "is NaN or infinite")
+	case !components.IsFinite(d.AngularDamping):
+		return defErr("AngularDamping", "is NaN or infinite")
+	case !components.IsFinite(d.GravityScale):
+		return defErr("GravityScale", "is NaN or infinite")
 	}
 	switch d.Shape.Kind {
 	case components.ShapeCircle:

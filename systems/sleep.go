@@ -54,39 +54,32 @@ func (s *sleeper) staleSet(e arche.Entity) bool {
 // wake removes the Sleeping tag from the given bodies and from every member
 // of their sleeping islands. Must run with no query open.
 func (s *sleeper) wake(w *arche.World, list []arche.Entity) {
-	p := w
-	sleepingID := arche.ComponentID[components.Sleeping](p)
-	wakeOne := func(e arche.Entity) {
-		if w.Alive(e) && w.Has(e, sleepingID) {
-			w.Remove(e, sleepingID)
-		}
-		if w.Alive(e) {
-			r := s.rec(e)
-			r.rest, r.set = 0, 0
-		}
-	}
+	sleepingID := arche.ComponentID[components.Sleeping](w)
 	for _, e := range list {
 		set := uint32(0)
 		if w.Alive(e) {
 			set = s.rec(e).set
 		}
-		wakeOne(e)
-		if set != 0 {
-			s.wakeSet(w, set, wakeOne)
+		s.wakeOne(w, e, sleepingID)
+		if members, ok := s.sets[set]; ok && set != 0 {
+			for _, m := range members {
+				s.wakeOne(w, m, sleepingID)
+			}
+			s.members -= len(members)
+			delete(s.sets, set)
 		}
 	}
 }
 
-func (s *sleeper) wakeSet(w *arche.World, set uint32, wakeOne func(arche.Entity)) {
-	members, ok := s.sets[set]
-	if !ok {
+func (s *sleeper) wakeOne(w *arche.World, e arche.Entity, sleepingID arche.ID) {
+	if !w.Alive(e) {
 		return
 	}
-	for _, m := range members {
-		wakeOne(m)
+	if w.Has(e, sleepingID) {
+		w.Remove(e, sleepingID)
 	}
-	s.members -= len(members)
-	delete(s.sets, set)
+	r := s.rec(e)
+	r.rest, r.set = 0, 0
 }
 
 // brokenSets appends to dst one member of every sleeping set that lost a
