@@ -222,8 +222,10 @@ func (p *Physics) prepareContacts() {
 func (p *Physics) storeContacts() {
 	cc := &p.cache[p.cur]
 	cc.reset(len(p.s.Contacts))
+	p.points = 0
 	for k := range p.s.Contacts {
 		c := &p.s.Contacts[k]
+		p.points += int(c.Count)
 		ents := &p.pairEnts[p.touching[p.s.Order[k]]]
 		e := cachedContact{a: ents[0], b: ents[1], count: c.Count}
 		for j := int32(0); j < c.Count; j++ {

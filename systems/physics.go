@@ -65,6 +65,7 @@ type Physics struct {
 	pairFlags   []uint8
 	pairInfo    []pairInfo
 	touching    []int32         // pairs with a contact to solve, in pair order
+	points      int             // contact points solved this tick
 	cache       [2]contactCache // previous and current tick
 	cur         int
 	softness    [2]solver.Softness // between moving bodies, against static/kinematic
@@ -208,9 +209,7 @@ func (p *Physics) Update(w *arche.World) {
 	prof.Frozen = len(p.frozen.ents)
 	prof.Pairs = len(p.pairs)
 	prof.Contacts = len(p.s.Contacts)
-	for k := range p.s.Contacts {
-		prof.Points += int(p.s.Contacts[k].Count)
-	}
+	prof.Points = p.points
 	prof.Islands = st.Islands
 	prof.Colored = st.Colored
 	prof.Colors = st.Colors

@@ -23,7 +23,7 @@ const spinFor = 100 * time.Microsecond
 // helper is the state of one worker goroutine besides the caller, padded to
 // its own cache line so that polling does not slow the others.
 type helper struct {
-	ack    atomic.Uint64 // last job word finished
+	ack    atomic.Uint64 // last job finished
 	parked atomic.Bool
 	wake   chan struct{}
 	_      [40]byte
@@ -35,9 +35,8 @@ type helper struct {
 // from run to run; every task writes only the rows of its own blocks, so the
 // results do not.
 //
-// A job is announced by bumping job, a word holding a sequence number in the
-// high bits and the number of helpers taking part in the low 8 bits: helpers
-// past that number ignore the job and touch none of its fields.
+// A job is announced by bumping job, a sequence number; every helper runs
+// its share and stores the number in its ack, and For returns once all have.
 type pool struct {
 	workers int
 	helpers []helper
@@ -85,8 +84,7 @@ func (p *pool) setStage(s ecs.Stage) {
 // clearStage restores the caller's own labels.
 func (p *pool) clearStage() { pprof.SetGoroutineLabels(p.labels[ecs.NumStages]) }
 
-// loop is a worker: wait for a new job word, run its share if it takes part,
-// acknowledge it.
+// loop is a worker: wait for a new job, run its share, acknowledge it.
 func (p *pool) loop(i int) {
 	h := &p.helpers[i]
 	seen := uint64(0)
@@ -96,39 +94,42 @@ func (p *pool) loop(i int) {
 			return
 		}
 		seen = j
-		if i < int(j&0xff) {
-			pprof.SetGoroutineLabels(p.labels[p.stage])
-			p.work(i + 1)
-			h.ack.Store(j)
-		}
+		pprof.SetGoroutineLabels(p.labels[p.stage])
+		p.work(i + 1)
+		h.ack.Store(j)
 	}
 }
 
 func (p *pool) waitJob(h *helper, seen uint64) uint64 {
-	start := time.Now()
-	for k := 1; ; k++ {
-		if j := p.job.Load(); j != seen {
-			return j
-		}
-		if k&1023 == 0 {
-			if time.Since(start) > spinFor {
-				break
+	for {
+		start := time.Now()
+		for k := 1; ; k++ {
+			if j := p.job.Load(); j != seen {
+				return j
 			}
-			runtime.Gosched()
+			if k&1023 == 0 {
+				if time.Since(start) > spinFor {
+					break
+				}
+				runtime.Gosched()
+			}
 		}
-	}
-	// Park. The caller wakes the parked helpers it needs after bumping the
-	// job word, so re-check it after announcing the park.
-	h.parked.Store(true)
-	if j := p.job.Load(); j != seen {
-		if h.parked.CompareAndSwap(true, false) {
-			return j
+		// Park. The caller wakes parked helpers after bumping the job, so
+		// re-check it after announcing the park; if the caller has already
+		// claimed the park, its wake is on the way and must be consumed.
+		h.parked.Store(true)
+		if j := p.job.Load(); j != seen {
+			if h.parked.CompareAndSwap(true, false) {
+				return j
+			}
 		}
-		<-h.wake // the caller saw the park and is sending
-		return p.job.Load()
+		<-h.wake
+		// A wake is only a hint: a caller descheduled between bumping the job
+		// and waking the helpers can wake a helper that already ran that job
+		// and parked again. The loop re-checks the job instead of trusting
+		// the wake (returning it here once made a helper run a finished job
+		// again, racing with the next one).
 	}
-	<-h.wake
-	return p.job.Load()
 }
 
 func (p *pool) work(w int) {
@@ -159,13 +160,11 @@ func (p *pool) For(n, grain int, t solver.Task) {
 	// staticMin: below this many items a static split is not worth waking
 	// anyone for.
 	const staticMin = 32
-	var active int
 	if grain == 0 {
 		if p.workers == 1 || n < staticMin {
 			t.Run(0, n, 0)
 			return
 		}
-		active = len(p.helpers)
 	} else {
 		blocks := (n + grain - 1) / grain
 		if p.workers == 1 || blocks == 1 {
@@ -176,22 +175,22 @@ func (p *pool) For(n, grain int, t solver.Task) {
 		// than asked.
 		if b := n / (4 * p.workers); b > grain {
 			grain = b
-			blocks = (n + grain - 1) / grain
 		}
-		active = min(len(p.helpers), blocks-1)
 	}
+	// Every helper takes part in every job and acknowledges it; one that
+	// finds no block left acknowledges at once.
 	p.task, p.n, p.grain = t, n, grain
 	p.next.Store(0)
 	p.seq++
-	j := p.seq<<8 | uint64(active)
+	j := p.seq
 	p.job.Store(j)
-	for i := 0; i < active; i++ {
+	for i := range p.helpers {
 		if h := &p.helpers[i]; h.parked.CompareAndSwap(true, false) {
 			h.wake <- struct{}{}
 		}
 	}
 	p.work(0)
-	for i := 0; i < active; i++ {
+	for i := range p.helpers {
 		for k := 1; p.helpers[i].ack.Load() != j; k++ {
 			if k&1023 == 0 {
 				runtime.Gosched()
@@ -205,7 +204,7 @@ func (p *pool) For(n, grain int, t solver.Task) {
 func (p *pool) close() {
 	p.quit.Store(true)
 	p.seq++
-	p.job.Store(p.seq << 8)
+	p.job.Store(p.seq)
 	for i := range p.helpers {
 		if h := &p.helpers[i]; h.parked.CompareAndSwap(true, false) {
 			h.wake <- struct{}{}

@@ -2,8 +2,10 @@ package systems
 
 import (
 	"context"
+	"math/rand/v2"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 type countTask struct {
@@ -36,5 +38,56 @@ func TestPoolCoversEachItemOnce(t *testing.T) {
 			}
 		}
 		p.close()
+	}
+}
+
+type stampTask struct {
+	job  int64
+	hits []atomic.Int64
+	bad  atomic.Int64
+	rng  atomic.Uint64
+}
+
+func (t *stampTask) Run(lo, hi, w int) {
+	job := t.job
+	for i := lo; i < hi; i++ {
+		if t.hits[i].Swap(job) == job {
+			t.bad.Add(1)
+		}
+	}
+	// Now and then a slow block, so that helpers finish at different times.
+	if t.rng.Add(0x9E3779B97F4A7C15)>>58 == 0 {
+		time.Sleep(100 * time.Microsecond)
+	}
+}
+
+// TestPoolLateWake runs thousands of jobs of random sizes, static and
+// dynamic, on 8 workers, with pauses long enough for helpers to park, and
+// checks that each job processes every item exactly once. It guards against
+// a late wake: a caller descheduled between announcing a job and waking the
+// parked helpers woke a helper that had already run that job, which ran it
+// again while the caller set up the next one (a data race, and results that
+// differed with 8 workers under -race).
+func TestPoolLateWake(t *testing.T) {
+	p := newPool(8, context.Background())
+	defer p.close()
+	task := &stampTask{hits: make([]atomic.Int64, 4000)}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for job := int64(1); job <= 4000; job++ {
+		task.job = job
+		n := rng.IntN(len(task.hits))
+		grain := []int{0, 1, 64}[rng.IntN(3)]
+		p.For(n, grain, task)
+		for i := 0; i < n; i++ {
+			if got := task.hits[i].Load(); got != job {
+				t.Fatalf("job %d (n %d, grain %d): item %d holds job %d", job, n, grain, i, got)
+			}
+		}
+		if task.bad.Load() != 0 {
+			t.Fatalf("job %d: an item was processed twice", job)
+		}
+		if rng.IntN(64) == 0 {
+			time.Sleep(2 * spinFor) // let the helpers park
+		}
 	}
 }
