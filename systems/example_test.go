@@ -2,6 +2,9 @@ package systems_test
 
 import (
 	"fmt"
+	"os"
+	"strings"
+	"testing"
 
 	arche "github.com/mlange-42/arche/ecs"
 	"github.com/mlange-42/arche/generic"
@@ -48,4 +51,30 @@ func ExamplePhysics_Update() {
 	// t=0.67s y=1.76
 	// t=1.33s y=0.50
 	// t=2.00s y=0.50
+}
+
+// TestReadmeShowsExample keeps the README's embedding snippet identical to
+// the body of ExamplePhysics_Update, which the tests compile and run.
+func TestReadmeShowsExample(t *testing.T) {
+	src, err := os.ReadFile("example_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(src)
+	start := strings.Index(s, "func ExamplePhysics_Update() {\n")
+	end := strings.Index(s, "\t// Output:")
+	if start < 0 || end < start {
+		t.Fatal("ExamplePhysics_Update not found")
+	}
+	var lines []string
+	for _, l := range strings.Split(strings.TrimRight(s[start+len("func ExamplePhysics_Update() {\n"):end], "\n\t"), "\n") {
+		lines = append(lines, strings.TrimPrefix(l, "\t"))
+	}
+	if want := "```go\n" + strings.Join(lines, "\n") + "\n```"; !strings.Contains(string(readme), want) {
+		t.Errorf("README.md does not show the body of ExamplePhysics_Update; paste it:\n%s", want)
+	}
 }
