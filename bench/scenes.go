@@ -347,29 +347,35 @@ func (o openBox) health(b *Built) func(w *arche.World) Health {
 // buildCircleRain: the open box, then circles; draws per body: radius
 // U(0.25, 0.5), then jitter.
 func buildCircleRain(w *arche.World, scale float64) (*Built, error) {
-	o, err := newOpenBox(scale)
-	if err != nil {
-		return nil, err
-	}
-	defs := o.statics()
-	rng := NewSplitMix64(1)
-	for k := 0; k < o.n; k++ {
-		r := rng.Uniform(0.25, 0.5)
-		p := o.pos(k, rng)
-		defs = append(defs, dynCircle(r, p.X, p.Y))
-	}
-	b, err := create(w, defs)
-	if err != nil {
-		return nil, err
-	}
-	b.health = o.health(b)
-	return b, nil
+	return buildPile(w, scale, buildCircleBody)
 }
 
 // buildMixedPile: the open box, then bodies alternating box (even k; draws:
 // width, height in U(0.5, 1), jitter) and circle (odd k; draws: radius in
 // U(0.25, 0.5), jitter).
 func buildMixedPile(w *arche.World, scale float64) (*Built, error) {
+	return buildPile(w, scale, func(k int, o openBox, rng *SplitMix64) ecs.BodyDef {
+		if k%2 == 0 {
+			wd := rng.Uniform(0.5, 1.0)
+			ht := rng.Uniform(0.5, 1.0)
+			p := o.pos(k, rng)
+			return dynBox(wd/2, ht/2, p.X, p.Y)
+		}
+		return buildCircleBody(k, o, rng)
+	})
+}
+
+// buildCircleBody draws a circle of radius U(0.25, 0.5) at grid place k.
+func buildCircleBody(k int, o openBox, rng *SplitMix64) ecs.BodyDef {
+	r := rng.Uniform(0.25, 0.5)
+	p := o.pos(k, rng)
+	return dynCircle(r, p.X, p.Y)
+}
+
+// buildPile builds the open box of the given scale and its bodies, body k
+// from body(k, box, rng); one splitmix64 stream seeded with 1 serves all
+// bodies in order, so each builder must make its draws in scenes.md's order.
+func buildPile(w *arche.World, scale float64, body func(k int, o openBox, rng *SplitMix64) ecs.BodyDef) (*Built, error) {
 	o, err := newOpenBox(scale)
 	if err != nil {
 		return nil, err
@@ -377,16 +383,7 @@ func buildMixedPile(w *arche.World, scale float64) (*Built, error) {
 	defs := o.statics()
 	rng := NewSplitMix64(1)
 	for k := 0; k < o.n; k++ {
-		if k%2 == 0 {
-			wd := rng.Uniform(0.5, 1.0)
-			ht := rng.Uniform(0.5, 1.0)
-			p := o.pos(k, rng)
-			defs = append(defs, dynBox(wd/2, ht/2, p.X, p.Y))
-		} else {
-			r := rng.Uniform(0.25, 0.5)
-			p := o.pos(k, rng)
-			defs = append(defs, dynCircle(r, p.X, p.Y))
-		}
+		defs = append(defs, body(k, o, rng))
 	}
 	b, err := create(w, defs)
 	if err != nil {
