@@ -59,21 +59,29 @@ func TestPhysicsRampStaticFriction(t *testing.T) {
 // acceleration a = g (sin theta - mu cos theta). theta = 40 deg, mu = 0.3 gives
 // a = 4.130 m/s^2. After a 0.1 s settle, the displacement along the ramp s(t)
 // is sampled every tick for 1 s and a least-squares fit of
+
+// slideAcceleration lets body b settle for 0.1 s, then samples its
+// displacement along down every tick for 1 s and returns the acceleration
+// of a least-squares fit s = s0 + v0 t + a t^2 / 2.
+func slideAcceleration(s *sim, b arche.Entity, down components.Vec2) float64 {
+	s.run(6)
+	p0 := s.pos(b)
+	var ts, ds []float64
+	for i := 1; i <= 60; i++ {
+		s.run(1)
+		ts = append(ts, float64(i)*s.cfg.Dt)
+		ds = append(ds, s.pos(b).Sub(p0).Dot(down))
+	}
+	return fitQuadratic(ts, ds)
+}
+
 // s = s0 + v0 t + a t^2 / 2 gives a. Tolerance: 5 % relative.
 func TestPhysicsRampSliding(t *testing.T) {
 	cases := []struct{ deg, mu float64 }{{40, 0.3}, {30, 0.2}, {45, 0}}
 	for _, tc := range cases {
 		theta := tc.deg * math.Pi / 180
 		s, b, down := rampScene(t, theta, tc.mu)
-		s.run(6)
-		p0 := s.pos(b)
-		var ts, ds []float64
-		for i := 1; i <= 60; i++ {
-			s.run(1)
-			ts = append(ts, float64(i)*s.cfg.Dt)
-			ds = append(ds, s.pos(b).Sub(p0).Dot(down))
-		}
-		a := fitQuadratic(ts, ds)
+		a := slideAcceleration(s, b, down)
 		want := 10 * (math.Sin(theta) - tc.mu*math.Cos(theta))
 		rel := math.Abs(a-want) / want
 		t.Logf("theta %.0f deg, mu %.1f: fitted acceleration %.4f m/s^2, g(sin - mu cos) = %.4f, error %.2f %%; angle %.4f rad (ramp %.4f)",
@@ -153,15 +161,7 @@ func TestPhysicsFrictionMix(t *testing.T) {
 		d.Friction = tc.box
 		b := s.add(d)
 		down := rot.X().Neg()
-		s.run(6)
-		p0 := s.pos(b)
-		var ts, ds []float64
-		for i := 1; i <= 60; i++ {
-			s.run(1)
-			ts = append(ts, float64(i)*s.cfg.Dt)
-			ds = append(ds, s.pos(b).Sub(p0).Dot(down))
-		}
-		a := fitQuadratic(ts, ds)
+		a := slideAcceleration(s, b, down)
 		want := 10 * (math.Sin(theta) - tc.wantMu*math.Cos(theta))
 		if rel := math.Abs(a-want) / want; rel > 0.05 {
 			t.Errorf("%s: acceleration %.4f m/s^2, want %.4f (mu %.2f) within 5 %%", tc.name, a, want, tc.wantMu)
