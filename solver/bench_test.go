@@ -20,15 +20,14 @@ func wall(cols, rows int) *Solver {
 		s.Sims = append(s.Sims, BodySim{X: components.Transform{P: components.V(x, y), R: components.Identity},
 			InvMass: 1, InvInertia: 6, GravityScale: 1, MaxExtent: 0.7071, Kind: KindDynamic})
 	}
-	prm := DefaultParams()
 	add := func(a, b int32, kb Kind, normal components.Vec2, p0, p1 components.Vec2) {
 		c := Contact{A: a, B: b, KindA: KindDynamic, KindB: kb, Count: 2, Normal: normal, Friction: 0.6,
-			InvMassA: 1, InvIA: 6, Soft: prm.Softness(kb != KindDynamic)}
+			InvMassA: 1, InvIA: 6}
 		if kb == KindDynamic {
 			c.InvMassB, c.InvIB = 1, 6
 		}
-		c.SetPoint(0, p0, 0, 1, 0, 0)
-		c.SetPoint(1, p1, 0, 2, 0, 0)
+		c.SetPoint(0, p0, 0, 0, 0)
+		c.SetPoint(1, p1, 0, 0, 0)
 		ca := s.Sims[a].X.P
 		cb := components.V(ca.X, -0.5)
 		if b >= 0 {

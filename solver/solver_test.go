@@ -434,8 +434,8 @@ func TestSolveContactMomentum(t *testing.T) {
 			{X: components.NewTransform(0.5, 0, 0), InvMass: 0.5, InvInertia: 1, GravityScale: 1, Kind: D},
 		}
 		c := solver.Contact{A: 0, B: 1, KindA: D, KindB: D, Count: 1, Normal: components.V(1, 0),
-			Friction: 0.5, Restitution: e, InvMassA: 1, InvIA: 2, InvMassB: 0.5, InvIB: 1, Soft: p.Softness(false)}
-		c.SetPoint(0, components.V(0, 0), 0, 0, 0, 0) // touching at the origin
+			Friction: 0.5, Restitution: e, InvMassA: 1, InvIA: 2, InvMassB: 0.5, InvIB: 1}
+		c.SetPoint(0, components.V(0, 0), 0, 0, 0) // touching at the origin
 		c.Prepare(s.Bodies, s.Sims[0].X.P, s.Sims[1].X.P)
 		s.Links = []solver.Link{c.Link()}
 		s.BuildIslands(&p)

@@ -63,6 +63,7 @@ type stepParams struct {
 	maxSpeed, maxSpeedSq float64
 	maxPushOut           float64
 	restitutionThreshold float64
+	soft, stiff          Softness // between moving bodies; against static or kinematic
 }
 
 // Link is the part of a contact that islands and colouring need: which body
@@ -174,7 +175,8 @@ func (s *Solver) Solve(ex Executor, prm *Params) {
 	h := prm.Dt / float64(prm.SubSteps)
 	s.p = stepParams{dt: prm.Dt, h: h, invH: 1 / h, substeps: prm.SubSteps, gravity: prm.Gravity,
 		maxSpeed: prm.MaxLinearSpeed, maxSpeedSq: prm.MaxLinearSpeed * prm.MaxLinearSpeed,
-		maxPushOut: prm.MaxPushOut, restitutionThreshold: prm.RestitutionThreshold}
+		maxPushOut: prm.MaxPushOut, restitutionThreshold: prm.RestitutionThreshold,
+		soft: prm.Softness(false), stiff: prm.Softness(true)}
 	t := &s.task
 	t.s = s
 	t.mode = modeSmall

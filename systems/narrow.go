@@ -187,10 +187,6 @@ func (t *prepareTask) Run(lo, hi, _ int) {
 		if l.KindB == solver.KindDynamic {
 			c.InvMassB, c.InvIB = p.s.Sims[l.B].InvMass, p.s.Sims[l.B].InvInertia
 		}
-		c.Soft = p.softness[0]
-		if l.KindA != solver.KindDynamic || l.KindB != solver.KindDynamic {
-			c.Soft = p.softness[1]
-		}
 		ents := &p.pairEnts[i]
 		old := prev.find(ents[0], ents[1])
 		for j := 0; j < m.Count; j++ {
@@ -204,7 +200,7 @@ func (t *prepareTask) Run(lo, hi, _ int) {
 					}
 				}
 			}
-			c.SetPoint(j, mp.P, mp.Separation, mp.ID, pn, pt)
+			c.SetPoint(j, mp.P, mp.Separation, pn, pt)
 		}
 		c.Prepare(p.s.Bodies, pi.centerA, pi.centerB)
 	}
@@ -212,7 +208,6 @@ func (t *prepareTask) Run(lo, hi, _ int) {
 
 // prepareContacts fills the solver's contacts in its order, in parallel.
 func (p *Physics) prepareContacts() {
-	p.softness = [2]solver.Softness{p.params.Softness(false), p.params.Softness(true)}
 	p.cur = 1 - p.cur // cache[1-cur] now holds the previous tick
 	p.pool.For(len(p.s.Order), 64, &p.prepareTask)
 }
@@ -226,11 +221,12 @@ func (p *Physics) storeContacts() {
 	for k := range p.s.Contacts {
 		c := &p.s.Contacts[k]
 		p.points += int(c.Count)
-		ents := &p.pairEnts[p.touching[p.s.Order[k]]]
+		i := p.touching[p.s.Order[k]]
+		ents, m := &p.pairEnts[i], &p.manifolds[i]
 		e := cachedContact{a: ents[0], b: ents[1], count: c.Count}
 		for j := int32(0); j < c.Count; j++ {
 			cp := &c.Points[j]
-			e.ids[j], e.normal[j], e.tangent[j] = cp.ID, cp.NormalImpulse, cp.TangentImpulse
+			e.ids[j], e.normal[j], e.tangent[j] = m.Points[j].ID, cp.NormalImpulse, cp.TangentImpulse
 		}
 		cc.insert(e)
 	}

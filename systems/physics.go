@@ -68,7 +68,6 @@ type Physics struct {
 	points      int             // contact points solved this tick
 	cache       [2]contactCache // previous and current tick
 	cur         int
-	softness    [2]solver.Softness // between moving bodies, against static/kinematic
 
 	sleep sleeper
 	errs  []ecs.BodyError
