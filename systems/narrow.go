@@ -55,8 +55,6 @@ type side struct {
 	shape    components.Shape
 	mat      components.Material
 	speed    float64
-	invMass  float64
-	invI     float64
 }
 
 func (p *Physics) side(i int32) side {
@@ -64,7 +62,7 @@ func (p *Physics) side(i int32) side {
 	if i < n {
 		sim := &p.s.Sims[i]
 		return side{ent: p.ents[i], row: i, kind: sim.Kind, xf: sim.X, shape: p.shapes[i], mat: p.mats[i],
-			speed: p.speeds[i], invMass: sim.InvMass, invI: sim.InvInertia}
+			speed: p.speeds[i]}
 	}
 	k := i - n
 	f := &p.frozen

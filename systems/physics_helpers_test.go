@@ -82,9 +82,6 @@ func (s *sim) report() []ecs.BodyError {
 	return r.Get().Errors
 }
 
-// entities returns the number of live entities in the world.
-func (s *sim) entities() int { return s.w.Stats().Entities.Used }
-
 // staticBox is a static box of half extents (hx, hy) centred at (x, y),
 // rotated by angle.
 func staticBox(x, y, hx, hy, angle float64) ecs.BodyDef {
