@@ -14,8 +14,7 @@ import (
 // (entities, poses and shapes) changes.
 type frozenRows struct {
 	ents     []arche.Entity
-	xf       []components.Transform
-	shapes   []components.Shape
+	proxies  []bodyProxy
 	mats     []components.Material
 	aabbs    []components.AABB
 	sleeping []bool
@@ -103,7 +102,7 @@ func resize[T any](s []T, n int) []T {
 }
 
 func (f *frozenRows) reset() {
-	f.ents, f.xf, f.shapes, f.mats = f.ents[:0], f.xf[:0], f.shapes[:0], f.mats[:0]
+	f.ents, f.proxies, f.mats = f.ents[:0], f.proxies[:0], f.mats[:0]
 	f.aabbs, f.sleeping = f.aabbs[:0], f.sleeping[:0]
 }
 
@@ -113,8 +112,7 @@ func mix(h, x uint64) uint64 { return (h ^ x) * 0x100000001b3 }
 func (f *frozenRows) add(e arche.Entity, xf components.Transform, s components.Shape, m components.Material,
 	sleeping bool, margin float64) {
 	f.ents = append(f.ents, e)
-	f.xf = append(f.xf, xf)
-	f.shapes = append(f.shapes, s)
+	f.proxies = append(f.proxies, newProxy(e, xf, &s, solver.KindStatic, 0, sleeping))
 	f.mats = append(f.mats, m)
 	f.aabbs = append(f.aabbs, s.AABB(xf).Expand(margin))
 	f.sleeping = append(f.sleeping, sleeping)
@@ -129,8 +127,9 @@ func (f *frozenRows) computeHash() uint64 {
 		h = mix(h, math.Float64bits(a.Min.Y))
 		h = mix(h, math.Float64bits(a.Max.X))
 		h = mix(h, math.Float64bits(a.Max.Y))
-		h = mix(h, math.Float64bits(f.xf[i].R.C))
-		h = mix(h, math.Float64bits(f.xf[i].R.S))
+		r := f.proxies[i].xf.R
+		h = mix(h, math.Float64bits(r.C))
+		h = mix(h, math.Float64bits(r.S))
 		if f.sleeping[i] {
 			h = mix(h, 1)
 		}
@@ -193,7 +192,7 @@ func check(t *components.Transform, v *components.Velocity, s *components.Shape,
 // again so that the woken bodies are simulated this tick.
 func (p *Physics) gather(w *arche.World) (woke bool) {
 	p.errs = p.errs[:0]
-	p.ents, p.shapes, p.mats, p.speeds, p.aabbs = p.ents[:0], p.shapes[:0], p.mats[:0], p.speeds[:0], p.aabbs[:0]
+	p.ents, p.proxies, p.mats, p.aabbs = p.ents[:0], p.proxies[:0], p.mats[:0], p.aabbs[:0]
 	p.s.Bodies, p.s.Sims = p.s.Bodies[:0], p.s.Sims[:0]
 	p.frozen.reset()
 	half := 0.5 * p.cfg.SpeculativeDistance
@@ -222,9 +221,8 @@ func (p *Physics) gather(w *arche.World) (woke bool) {
 		ext := s.MaxExtent()
 		speed := v.Lin.Len() + ext*math.Abs(v.Ang)
 		p.ents = append(p.ents, e)
-		p.shapes = append(p.shapes, *s)
+		p.proxies = append(p.proxies, newProxy(e, *t, s, kind, speed, false))
 		p.mats = append(p.mats, *mat)
-		p.speeds = append(p.speeds, speed)
 		// Grow the box by half the speculative distance and by twice the
 		// distance the body can cover in a step: a pair that can touch this
 		// step or the next is found, so a sleeping body is woken one step

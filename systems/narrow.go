@@ -45,29 +45,38 @@ const (
 	pairWakeB                 // body B sleeps and was touched
 )
 
-// side is one body of a candidate pair, whether a moving or a frozen row.
-type side struct {
-	ent      arche.Entity
-	row      int32 // moving row, or -1 for frozen bodies
-	kind     solver.Kind
-	sleeping bool
-	xf       components.Transform
-	shape    components.Shape
-	mat      components.Material
-	speed    float64
+// proxy returns the collision proxy of body i of a candidate pair: a moving
+// row below len(p.ents), else a frozen row.
+func (p *Physics) proxy(i int32) *bodyProxy {
+	if n := int32(len(p.proxies)); i < n {
+		return &p.proxies[i]
+	}
+	return &p.frozen.proxies[i-int32(len(p.proxies))]
 }
 
-func (p *Physics) side(i int32) side {
-	n := int32(len(p.ents))
-	if i < n {
-		sim := &p.s.Sims[i]
-		return side{ent: p.ents[i], row: i, kind: sim.Kind, xf: sim.X, shape: p.shapes[i], mat: p.mats[i],
-			speed: p.speeds[i]}
+// entity and material read what a proxy leaves out: only the pairs whose
+// manifold has points need them, so the other candidates never touch these
+// rows.
+func (p *Physics) entity(i int32) arche.Entity {
+	if n := int32(len(p.ents)); i < n {
+		return p.ents[i]
 	}
-	k := i - n
-	f := &p.frozen
-	return side{ent: f.ents[k], row: -1, kind: solver.KindStatic, sleeping: f.sleeping[k], xf: f.xf[k],
-		shape: f.shapes[k], mat: f.mats[k]}
+	return p.frozen.ents[i-int32(len(p.ents))]
+}
+
+func (p *Physics) material(i int32) *components.Material {
+	if n := int32(len(p.mats)); i < n {
+		return &p.mats[i]
+	}
+	return &p.frozen.mats[i-int32(len(p.mats))]
+}
+
+// row returns the solver row of body i, or -1 for a frozen body.
+func (p *Physics) row(i int32) int32 {
+	if i < int32(len(p.ents)) {
+		return i
+	}
+	return -1
 }
 
 type narrowTask struct{ ph *Physics }
@@ -81,20 +90,16 @@ func (t *narrowTask) Run(lo, hi, _ int) {
 	}
 }
 
-// sides returns the two bodies of pair i ordered by entity ID, so that
-// feature ids, and so warm starting, do not depend on which body is a moving
-// or frozen row this tick.
-func (p *Physics) sides(i int) (side, side) {
-	pr := p.pairs[i]
-	a, b := p.side(pr.A), p.side(pr.B)
-	if a.ent.ID() > b.ent.ID() {
-		a, b = b, a
-	}
-	return a, b
-}
-
 func (p *Physics) collidePair(i int) {
-	a, b := p.sides(i)
+	pr := p.pairs[i]
+	ia, ib := pr.A, pr.B
+	a, b := p.proxy(ia), p.proxy(ib)
+	// Order the bodies by entity ID, so that feature ids, and so warm
+	// starting, do not depend on which body is a moving or frozen row this
+	// tick.
+	if a.id > b.id {
+		a, b, ia, ib = b, a, ib, ia
+	}
 	p.pairFlags[i] = pairNone
 	if a.kind != solver.KindDynamic && b.kind != solver.KindDynamic && !a.sleeping && !b.sleeping {
 		return // kinematic or static against kinematic or static: nothing moves
@@ -104,11 +109,11 @@ func (p *Physics) collidePair(i int) {
 		margin += p.cfg.Dt * (a.speed + b.speed)
 	}
 	m := &p.manifolds[i]
-	*m = narrowphase.Collide(a.shape, a.xf, b.shape, b.xf, margin)
+	*m = narrowphase.Collide(a.shapeOf(), a.xf, b.shapeOf(), b.xf, margin)
 	if m.Count == 0 {
 		return
 	}
-	p.pairEnts[i] = [2]arche.Entity{a.ent, b.ent}
+	p.pairEnts[i] = [2]arche.Entity{p.entity(ia), p.entity(ib)}
 	if a.sleeping || b.sleeping {
 		// A dynamic body, or a kinematic body that moves, wakes a sleeping
 		// body it touches; a kinematic body at rest is support, like ground.
@@ -119,10 +124,11 @@ func (p *Physics) collidePair(i int) {
 		}
 		return
 	}
+	ma, mb := p.material(ia), p.material(ib)
 	p.pairFlags[i] = pairTouching
-	p.pairInfo[i] = pairInfo{link: solver.Link{A: a.row, B: b.row, KindA: a.kind, KindB: b.kind},
-		friction:    p.cfg.FrictionMix.Mix(a.mat.Friction, b.mat.Friction),
-		restitution: p.cfg.RestitutionMix.Mix(a.mat.Restitution, b.mat.Restitution),
+	p.pairInfo[i] = pairInfo{link: solver.Link{A: p.row(ia), B: p.row(ib), KindA: a.kind, KindB: b.kind},
+		friction:    p.cfg.FrictionMix.Mix(ma.Friction, mb.Friction),
+		restitution: p.cfg.RestitutionMix.Mix(ma.Restitution, mb.Restitution),
 		centerA:     a.xf.P, centerB: b.xf.P}
 }
 

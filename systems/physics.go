@@ -43,12 +43,11 @@ type Physics struct {
 	stepped        bool
 
 	// Moving rows: awake dynamic and kinematic bodies, in query order.
-	s      solver.Solver
-	ents   []arche.Entity
-	shapes []components.Shape
-	mats   []components.Material
-	speeds []float64 // |v| + r_max |w|, m/s, for the speculative margins
-	aabbs  []components.AABB
+	s       solver.Solver
+	ents    []arche.Entity
+	proxies []bodyProxy // what the narrow phase reads of each row
+	mats    []components.Material
+	aabbs   []components.AABB
 
 	// Frozen rows: static and sleeping bodies.
 	frozen frozenRows

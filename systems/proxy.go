@@ -1,0 +1,54 @@
+package systems
+
+import (
+	arche "github.com/mlange-42/arche/ecs"
+	"github.com/tumble2d/tumble/components"
+	"github.com/tumble2d/tumble/solver"
+)
+
+// bodyProxy is one body as the narrow phase sees it: everything a candidate
+// pair needs to be ordered, skipped or collided, in one 64-byte row. The
+// pairs visit their bodies in grid order, which is random in row order, so
+// each lookup is a cache miss; gathered from the entity, solver, shape and
+// speed rows (BodySim alone spans two lines) a body cost five or six misses,
+// and about a fifth of circle_rain's time went to them. The material and the
+// full entity are left out: only pairs whose manifold has points, a small
+// share of the candidates, need them.
+//
+// A shape is a circle or a box, never both (check rejects any other kind), so
+// one vector holds the box half extents or, in X, the circle radius; shape
+// rebuilds the components.Shape the kernels read, bit for bit. The slice is
+// pointer-free, so Go allocates it without a header at a multiple of its
+// size class, and every size class a multiple of 64 bytes lands on is
+// itself a multiple of 64: rows start on a cache line. That is the allocator's
+// behaviour in Go 1.26, not a promise; a misaligned slice is slower, not wrong.
+type bodyProxy struct {
+	xf    components.Transform
+	half  components.Vec2 // box half extents, or the circle radius in X
+	speed float64         // |v| + r_max |w|, m/s; 0 for frozen rows
+	id    uint32          // entity ID, to order the two bodies of a pair
+	shape components.ShapeKind
+	// kind is KindStatic for every frozen row: a sleeping body does not move
+	// this tick and has no solver row.
+	kind     solver.Kind
+	sleeping bool
+	_        [1]byte
+}
+
+func newProxy(e arche.Entity, xf components.Transform, s *components.Shape, kind solver.Kind, speed float64,
+	sleeping bool) bodyProxy {
+	half := s.Half
+	if s.Kind == components.ShapeCircle {
+		half = components.Vec2{X: s.Radius}
+	}
+	return bodyProxy{xf: xf, half: half, speed: speed, id: e.ID(), shape: s.Kind, kind: kind, sleeping: sleeping}
+}
+
+// shapeOf returns the shape the proxy was made from, with exactly the fields
+// the narrow-phase kernel of its kind reads.
+func (x *bodyProxy) shapeOf() components.Shape {
+	if x.shape == components.ShapeCircle {
+		return components.Shape{Kind: components.ShapeCircle, Radius: x.half.X}
+	}
+	return components.Shape{Kind: components.ShapeBox, Half: x.half}
+}
