@@ -23,37 +23,65 @@ const spinFor = 100 * time.Microsecond
 // helper is the state of one worker goroutine besides the caller, padded to
 // its own cache line so that polling does not slow the others.
 type helper struct {
-	ack    atomic.Uint64 // last job finished
 	parked atomic.Bool
 	wake   chan struct{}
-	_      [40]byte
+	_      [48]byte
 }
 
+// subSlices is the number of pieces of each worker's slice of a static
+// split. A worker takes its own pieces in order and then steals the pieces
+// others have not started, from the back: with no other load each worker
+// runs exactly its own slice (the cache affinity a static split is for), and
+// a helper the OS has descheduled, or one that is merely late, costs the
+// caller one piece of waiting at most instead of a whole slice.
+const subSlices = 4
+
+// claimLine holds the claim flags of one worker's pieces, on a cache line of
+// their own.
+type claimLine struct {
+	taken [subSlices]atomic.Uint32
+	_     [64 - 4*subSlices]byte
+}
+
+// closedBit marks the job number of a job whose blocks are all done.
+const closedBit = 1 << 63
+
 // pool is the long-lived worker pool of a Physics: workers-1 goroutines plus
-// the goroutine that calls Update. It implements [solver.Executor]. Blocks
-// are handed out by an atomic counter, so which worker runs a block varies
-// from run to run; every task writes only the rows of its own blocks, so the
-// results do not.
+// the goroutine that calls Update. It implements [solver.Executor]. Which
+// worker runs a block varies from run to run; every task writes only the
+// rows of its own blocks, so the results do not.
 //
-// A job is announced by bumping job, a sequence number; every helper runs
-// its share and stores the number in its ack, and For returns once all have.
+// A job is announced by storing its number in job. A helper enters it by
+// counting itself in active and checking that the job is still open; it then
+// claims blocks (an atomic counter, or the claim flags of a static split)
+// until none are left. The caller claims blocks too, waits until every block
+// is done, closes the job, and waits for the helpers that entered it to
+// leave. A helper that has not entered by then skips the job: the caller
+// never waits for a goroutine that is not running, and no helper reads the
+// job's fields unless it entered while the job was open.
 type pool struct {
 	workers int
 	helpers []helper
 	quit    atomic.Bool
+	claims  []claimLine
 
-	// The current job, written by the caller before job is bumped.
-	task   solver.Task
-	n      int
-	grain  int
-	labels []context.Context // per stage, plus the base context last
-	stage  ecs.Stage
-	_      [64]byte
-	job    atomic.Uint64
-	_      [56]byte
-	next   atomic.Int64
-	_      [56]byte
-	seq    uint64
+	// The current job, written by the caller before job is stored.
+	task    solver.Task
+	n       int
+	grain   int // 0: static split
+	nblocks int64
+	labels  []context.Context // per stage, plus the base context last
+	stage   ecs.Stage
+	_       [64]byte
+	job     atomic.Uint64
+	_       [56]byte
+	active  atomic.Int32
+	_       [60]byte
+	next    atomic.Int64
+	_       [56]byte
+	done    atomic.Int64
+	_       [56]byte
+	seq     uint64
 }
 
 func newPool(workers int, base context.Context) *pool {
@@ -63,6 +91,7 @@ func newPool(workers int, base context.Context) *pool {
 		p.labels[s] = pprof.WithLabels(base, pprof.Labels("stage", s.String()))
 	}
 	p.labels[ecs.NumStages] = base
+	p.claims = make([]claimLine, p.workers)
 	p.helpers = make([]helper, p.workers-1)
 	for i := range p.helpers {
 		p.helpers[i].wake = make(chan struct{}, 1)
@@ -84,7 +113,8 @@ func (p *pool) setStage(s ecs.Stage) {
 // clearStage restores the caller's own labels.
 func (p *pool) clearStage() { pprof.SetGoroutineLabels(p.labels[ecs.NumStages]) }
 
-// loop is a worker: wait for a new job, run its share, acknowledge it.
+// loop is a worker: wait for a new job, enter it if it is still open, claim
+// blocks until none are left, leave.
 func (p *pool) loop(i int) {
 	h := &p.helpers[i]
 	seen := uint64(0)
@@ -94,12 +124,20 @@ func (p *pool) loop(i int) {
 			return
 		}
 		seen = j
-		pprof.SetGoroutineLabels(p.labels[p.stage])
-		p.work(i + 1)
-		h.ack.Store(j)
+		if j&closedBit != 0 {
+			continue
+		}
+		p.active.Add(1)
+		if p.job.Load() == j {
+			pprof.SetGoroutineLabels(p.labels[p.stage])
+			p.work(i + 1)
+		}
+		p.active.Add(-1)
 	}
 }
 
+// waitJob returns the job number once it differs from seen: spinning for
+// spinFor, then parked until the caller wakes it.
 func (p *pool) waitJob(h *helper, seen uint64) uint64 {
 	for {
 		start := time.Now()
@@ -114,7 +152,7 @@ func (p *pool) waitJob(h *helper, seen uint64) uint64 {
 				runtime.Gosched()
 			}
 		}
-		// Park. The caller wakes parked helpers after bumping the job, so
+		// Park. The caller wakes parked helpers after storing the job, so
 		// re-check it after announcing the park; if the caller has already
 		// claimed the park, its wake is on the way and must be consumed.
 		h.parked.Store(true)
@@ -124,19 +162,18 @@ func (p *pool) waitJob(h *helper, seen uint64) uint64 {
 			}
 		}
 		<-h.wake
-		// A wake is only a hint: a caller descheduled between bumping the job
-		// and waking the helpers can wake a helper that already ran that job
-		// and parked again. The loop re-checks the job instead of trusting
-		// the wake (returning it here once made a helper run a finished job
-		// again, racing with the next one).
+		// A wake is only a hint (a caller descheduled between storing a job
+		// and waking can wake a helper that has seen it already): the loop
+		// re-checks the job number.
 	}
 }
 
+// work claims and runs blocks of the current job until none are left.
 func (p *pool) work(w int) {
 	if p.grain == 0 {
-		// Static split: slice w of p.workers.
-		if lo, hi := w*p.n/p.workers, (w+1)*p.n/p.workers; lo < hi {
-			p.task.Run(lo, hi, w)
+		p.runPiece(w, w)
+		for k := 1; k < p.workers; k++ {
+			p.stealPieces(w, (w+k)%p.workers)
 		}
 		return
 	}
@@ -146,6 +183,43 @@ func (p *pool) work(w int) {
 			return
 		}
 		p.task.Run(lo, min(lo+p.grain, p.n), w)
+		p.done.Add(1)
+	}
+}
+
+// piece returns the items of piece s of the static split.
+func (p *pool) piece(s int) (lo, hi int) {
+	total := p.workers * subSlices
+	return s * p.n / total, (s + 1) * p.n / total
+}
+
+// runPiece runs, in order, the pieces of owner's slice that nobody has
+// claimed, on worker w.
+func (p *pool) runPiece(w, owner int) {
+	cl := &p.claims[owner]
+	for k := range cl.taken {
+		if cl.taken[k].CompareAndSwap(0, 1) {
+			lo, hi := p.piece(owner*subSlices + k)
+			if lo < hi {
+				p.task.Run(lo, hi, w)
+			}
+			p.done.Add(1)
+		}
+	}
+}
+
+// stealPieces runs the unclaimed pieces of owner's slice from the back, where
+// the owner, working from the front, will get to them last.
+func (p *pool) stealPieces(w, owner int) {
+	cl := &p.claims[owner]
+	for k := subSlices - 1; k >= 0; k-- {
+		if cl.taken[k].CompareAndSwap(0, 1) {
+			lo, hi := p.piece(owner*subSlices + k)
+			if lo < hi {
+				p.task.Run(lo, hi, w)
+			}
+			p.done.Add(1)
+		}
 	}
 }
 
@@ -165,6 +239,12 @@ func (p *pool) For(n, grain int, t solver.Task) {
 			t.Run(0, n, 0)
 			return
 		}
+		p.nblocks = int64(p.workers * subSlices)
+		for i := range p.claims {
+			for k := range p.claims[i].taken {
+				p.claims[i].taken[k].Store(0)
+			}
+		}
 	} else {
 		blocks := (n + grain - 1) / grain
 		if p.workers == 1 || blocks == 1 {
@@ -176,11 +256,13 @@ func (p *pool) For(n, grain int, t solver.Task) {
 		if b := n / (4 * p.workers); b > grain {
 			grain = b
 		}
+		p.nblocks = int64((n + grain - 1) / grain)
+		p.next.Store(0)
 	}
-	// Every helper takes part in every job and acknowledges it; one that
-	// finds no block left acknowledges at once.
+	// No helper is inside a job here (the last For waited for them to
+	// leave), so the job's fields can be written.
 	p.task, p.n, p.grain = t, n, grain
-	p.next.Store(0)
+	p.done.Store(0)
 	p.seq++
 	j := p.seq
 	p.job.Store(j)
@@ -190,11 +272,15 @@ func (p *pool) For(n, grain int, t solver.Task) {
 		}
 	}
 	p.work(0)
-	for i := range p.helpers {
-		for k := 1; p.helpers[i].ack.Load() != j; k++ {
-			if k&1023 == 0 {
-				runtime.Gosched()
-			}
+	for k := 1; p.done.Load() != p.nblocks; k++ {
+		if k&1023 == 0 {
+			runtime.Gosched()
+		}
+	}
+	p.job.Store(j | closedBit)
+	for k := 1; p.active.Load() != 0; k++ {
+		if k&1023 == 0 {
+			runtime.Gosched()
 		}
 	}
 	p.task = nil
