@@ -193,6 +193,7 @@ func check(t *components.Transform, v *components.Velocity, s *components.Shape,
 func (p *Physics) gather(w *arche.World) (woke bool) {
 	p.errs = p.errs[:0]
 	p.ents, p.proxies, p.mats, p.aabbs = p.ents[:0], p.proxies[:0], p.mats[:0], p.aabbs[:0]
+	p.motion = p.motion[:0]
 	p.s.Bodies, p.s.Sims = p.s.Bodies[:0], p.s.Sims[:0]
 	p.frozen.reset()
 	half := 0.5 * p.cfg.SpeculativeDistance
@@ -219,8 +220,10 @@ func (p *Physics) gather(w *arche.World) (woke bool) {
 			kind = solver.KindKinematic
 		}
 		ext := s.MaxExtent()
-		speed := v.Lin.Len() + ext*math.Abs(v.Ang)
+		spin := ext * math.Abs(v.Ang)
+		speed := v.Lin.Len() + spin
 		p.ents = append(p.ents, e)
+		p.motion = append(p.motion, motion{v: v.Lin, spin: spin})
 		p.proxies = append(p.proxies, newProxy(e, *t, s, kind, speed, false))
 		p.mats = append(p.mats, *mat)
 		// Grow the box by half the speculative distance and by twice the

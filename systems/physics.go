@@ -46,6 +46,7 @@ type Physics struct {
 	s       solver.Solver
 	ents    []arche.Entity
 	proxies []bodyProxy // what the narrow phase reads of each row
+	motion  []motion    // and the velocity of each, for closing speeds
 	mats    []components.Material
 	aabbs   []components.AABB
 
