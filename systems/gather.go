@@ -226,11 +226,17 @@ func (p *Physics) gather(w *arche.World) (woke bool) {
 		p.motion = append(p.motion, motion{v: v.Lin, spin: spin})
 		p.proxies = append(p.proxies, newProxy(e, *t, s, kind, speed, false))
 		p.mats = append(p.mats, *mat)
-		// Grow the box by half the speculative distance and by twice the
-		// distance the body can cover in a step: a pair that can touch this
+		// Grow the box by half the speculative distance and, on each axis,
+		// by twice the distance the body can cover along it in a step,
+		// forwards or backwards, plus its spin: a pair that can touch this
 		// step or the next is found, so a sleeping body is woken one step
-		// before anything reaches it.
-		p.aabbs = append(p.aabbs, s.AABB(*t).Expand(half+2*dt*speed))
+		// before anything reaches it. Growing every side by the full speed
+		// instead made each body of a rain overlap its side neighbours'
+		// boxes, and the grid test them all.
+		ex, ey := half+2*dt*(math.Abs(v.Lin.X)+spin), half+2*dt*(math.Abs(v.Lin.Y)+spin)
+		box := s.AABB(*t)
+		p.aabbs = append(p.aabbs, components.AABB{Min: components.V(box.Min.X-ex, box.Min.Y-ey),
+			Max: components.V(box.Max.X+ex, box.Max.Y+ey)})
 		p.s.Bodies = append(p.s.Bodies, solver.BodyState{V: v.Lin, W: v.Ang, DQ: components.Identity})
 		p.s.Sims = append(p.s.Sims, solver.BodySim{X: *t, InvMass: m.InvMass, InvInertia: m.InvInertia,
 			Force: f.F, Torque: f.Torque, GravityScale: b.GravityScale, LinearDamping: b.LinearDamping,
