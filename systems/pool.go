@@ -196,31 +196,29 @@ func (p *pool) piece(s int) (lo, hi int) {
 // runPiece runs, in order, the pieces of owner's slice that nobody has
 // claimed, on worker w.
 func (p *pool) runPiece(w, owner int) {
-	cl := &p.claims[owner]
-	for k := range cl.taken {
-		if cl.taken[k].CompareAndSwap(0, 1) {
-			lo, hi := p.piece(owner*subSlices + k)
-			if lo < hi {
-				p.task.Run(lo, hi, w)
-			}
-			p.done.Add(1)
-		}
+	for k := 0; k < subSlices; k++ {
+		p.claim(w, owner, k)
 	}
 }
 
 // stealPieces runs the unclaimed pieces of owner's slice from the back, where
 // the owner, working from the front, will get to them last.
 func (p *pool) stealPieces(w, owner int) {
-	cl := &p.claims[owner]
 	for k := subSlices - 1; k >= 0; k-- {
-		if cl.taken[k].CompareAndSwap(0, 1) {
-			lo, hi := p.piece(owner*subSlices + k)
-			if lo < hi {
-				p.task.Run(lo, hi, w)
-			}
-			p.done.Add(1)
-		}
+		p.claim(w, owner, k)
 	}
+}
+
+// claim runs piece k of owner's slice on worker w unless another worker has
+// claimed it.
+func (p *pool) claim(w, owner, k int) {
+	if !p.claims[owner].taken[k].CompareAndSwap(0, 1) {
+		return
+	}
+	if lo, hi := p.piece(owner*subSlices + k); lo < hi {
+		p.task.Run(lo, hi, w)
+	}
+	p.done.Add(1)
 }
 
 // For runs t over [0, n) in blocks of grain items on the workers, handed out
