@@ -35,7 +35,8 @@ func (c *contactCache) slot(a, b arche.Entity) uint64 {
 	return ((uint64(a.ID())+uint64(b.ID()))*2 + uint64(b.ID()&1)) & uint64(len(c.slots)-1)
 }
 
-// reset empties the cache and sizes it for n entries at a load of at most 1/2.
+// reset empties the cache and sizes it for n entries, at a load of at most
+// 1/2: entries[k] is then filled by any worker, and index makes them findable.
 func (c *contactCache) reset(n int) {
 	size := 16
 	for size < 2*n {
@@ -48,18 +49,25 @@ func (c *contactCache) reset(n int) {
 	for i := range c.slots {
 		c.slots[i] = -1
 	}
-	c.entries = c.entries[:0]
+	c.entries = resize(c.entries, n)
 }
 
-// insert adds e; the pair must not be in the cache yet.
-func (c *contactCache) insert(e cachedContact) {
+// index enters every entry in the table, in entry order, and returns their
+// total point count. Filling the entries reads the contacts, manifolds and
+// entities at random and runs on the workers; this serial pass only hashes
+// the keys, which it reads in order.
+func (c *contactCache) index() (points int) {
 	mask := uint64(len(c.slots) - 1)
-	i := c.slot(e.a, e.b)
-	for c.slots[i] >= 0 {
-		i = (i + 1) & mask
+	for k := range c.entries {
+		e := &c.entries[k]
+		points += int(e.count)
+		i := c.slot(e.a, e.b)
+		for c.slots[i] >= 0 {
+			i = (i + 1) & mask
+		}
+		c.slots[i] = int32(k)
 	}
-	c.slots[i] = int32(len(c.entries))
-	c.entries = append(c.entries, e)
+	return points
 }
 
 // find returns the cached contact of the pair (a, b) in that order, or nil.

@@ -242,17 +242,25 @@ func (p *Physics) prepareContacts() {
 func (p *Physics) storeContacts() {
 	cc := &p.cache[p.cur]
 	cc.reset(len(p.s.Contacts))
-	p.points = 0
-	for k := range p.s.Contacts {
+	p.pool.For(len(p.s.Contacts), 256, &p.storeTask)
+	p.points = cc.index()
+}
+
+type storeTask struct{ ph *Physics }
+
+// Run fills the cache entries of contacts [lo, hi) of the solver order.
+func (t *storeTask) Run(lo, hi, _ int) {
+	p := t.ph
+	entries := p.cache[p.cur].entries
+	for k := lo; k < hi; k++ {
 		c := &p.s.Contacts[k]
-		p.points += int(c.Count)
 		i := p.touching[p.s.Order[k]]
 		ents, m := &p.pairEnts[i], &p.manifolds[i]
-		e := cachedContact{a: ents[0], b: ents[1], count: c.Count}
+		e := &entries[k]
+		*e = cachedContact{a: ents[0], b: ents[1], count: c.Count}
 		for j := int32(0); j < c.Count; j++ {
 			cp := &c.Points[j]
 			e.ids[j], e.normal[j], e.tangent[j] = m.Points[j].ID, cp.NormalImpulse, cp.TangentImpulse
 		}
-		cc.insert(e)
 	}
 }

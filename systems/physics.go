@@ -60,6 +60,7 @@ type Physics struct {
 
 	narrowTask  narrowTask
 	prepareTask prepareTask
+	storeTask   storeTask
 	manifolds   []narrowphase.Manifold
 	pairEnts    [][2]arche.Entity
 	pairFlags   []uint8
@@ -91,6 +92,7 @@ func New(cfg Config) (*Physics, error) {
 	p.broadTask.ph = p
 	p.narrowTask.ph = p
 	p.prepareTask.ph = p
+	p.storeTask.ph = p
 	return p, nil
 }
 
