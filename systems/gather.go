@@ -94,9 +94,12 @@ func (f *frozenRows) disturbed(dst []arche.Entity) []arche.Entity {
 	return dst
 }
 
+// resize returns s with length n, reallocated with a quarter to spare when
+// it is too small, so that buffers growing tick by tick (a wave waking a
+// pile) allocate a logarithmic number of times, not every tick.
 func resize[T any](s []T, n int) []T {
 	if cap(s) < n {
-		return make([]T, n)
+		return make([]T, n, n+n/4)
 	}
 	return s[:n]
 }
@@ -273,7 +276,7 @@ func (p *Physics) gather(w *arche.World) (woke bool) {
 	}
 	p.sleep.wakeNow = wake
 	if len(wake) > 0 {
-		p.sleep.wake(w, wake)
+		p.sleep.wake(w, wake, p.sleepingIDs)
 		return true
 	}
 	return false

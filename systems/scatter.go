@@ -22,6 +22,6 @@ func (p *Physics) scatter(w *arche.World) {
 		*f = components.Force{}
 	}
 	for _, e := range p.sleep.toSleep {
-		w.Add(e, p.sleepingID)
+		w.Add(e, p.sleepingIDs...)
 	}
 }

@@ -53,17 +53,16 @@ func (s *sleeper) staleSet(e arche.Entity) bool {
 
 // wake removes the Sleeping tag from the given bodies and from every member
 // of their sleeping islands. Must run with no query open.
-func (s *sleeper) wake(w *arche.World, list []arche.Entity) {
-	sleepingID := arche.ComponentID[components.Sleeping](w)
+func (s *sleeper) wake(w *arche.World, list []arche.Entity, sleepingIDs []arche.ID) {
 	for _, e := range list {
 		set := uint32(0)
 		if w.Alive(e) {
 			set = s.rec(e).set
 		}
-		s.wakeOne(w, e, sleepingID)
+		s.wakeOne(w, e, sleepingIDs)
 		if members, ok := s.sets[set]; ok && set != 0 {
 			for _, m := range members {
-				s.wakeOne(w, m, sleepingID)
+				s.wakeOne(w, m, sleepingIDs)
 			}
 			s.members -= len(members)
 			delete(s.sets, set)
@@ -71,12 +70,14 @@ func (s *sleeper) wake(w *arche.World, list []arche.Entity) {
 	}
 }
 
-func (s *sleeper) wakeOne(w *arche.World, e arche.Entity, sleepingID arche.ID) {
+// wakeOne removes the Sleeping tag from e; sleepingIDs is the tag's ID as a
+// kept argument list (see Physics.sleepingIDs).
+func (s *sleeper) wakeOne(w *arche.World, e arche.Entity, sleepingIDs []arche.ID) {
 	if !w.Alive(e) {
 		return
 	}
-	if w.Has(e, sleepingID) {
-		w.Remove(e, sleepingID)
+	if w.Has(e, sleepingIDs[0]) {
+		w.Remove(e, sleepingIDs...)
 	}
 	r := s.rec(e)
 	r.rest, r.set = 0, 0
@@ -120,7 +121,7 @@ func (p *Physics) applyWakes(w *arche.World) {
 		p.sleep.pending = p.sleep.pending[:0]
 	}
 	if len(p.sleep.pending) > 0 {
-		p.sleep.wake(w, p.sleep.pending)
+		p.sleep.wake(w, p.sleep.pending, p.sleepingIDs)
 		p.sleep.pending = p.sleep.pending[:0]
 	}
 }
