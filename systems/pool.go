@@ -23,9 +23,14 @@ const spinFor = 100 * time.Microsecond
 // helper is the state of one worker goroutine besides the caller, padded to
 // its own cache line so that polling does not slow the others.
 type helper struct {
+	// in is the number of the job the helper is entering, that number with
+	// workingBit once it has found the job open (it then runs all its own
+	// pieces), and with closedBit once it has left; any other value means
+	// it has not entered the current job.
+	in     atomic.Uint64
 	parked atomic.Bool
 	wake   chan struct{}
-	_      [48]byte
+	_      [40]byte
 }
 
 // subSlices is the number of pieces of each worker's slice of a static
@@ -37,14 +42,19 @@ type helper struct {
 const subSlices = 4
 
 // claimLine holds the claim flags of one worker's pieces, on a cache line of
-// their own.
+// their own. A flag holds the number of the last job that claimed the piece,
+// so nothing has to reset the flags between jobs.
 type claimLine struct {
-	taken [subSlices]atomic.Uint32
-	_     [64 - 4*subSlices]byte
+	taken [subSlices]atomic.Uint64
+	_     [64 - 8*subSlices]byte
 }
 
-// closedBit marks the job number of a job whose blocks are all done.
-const closedBit = 1 << 63
+// closedBit marks the number of a closed job, and in a helper's in word the
+// job it has left; workingBit marks, in that word, the job it works on.
+const (
+	closedBit  = 1 << 63
+	workingBit = 1 << 62
+)
 
 // pool is the long-lived worker pool of a Physics: workers-1 goroutines plus
 // the goroutine that calls Update. It implements [solver.Executor]. Which
@@ -52,13 +62,24 @@ const closedBit = 1 << 63
 // rows of its own blocks, so the results do not.
 //
 // A job is announced by storing its number in job. A helper enters it by
-// counting itself in active and checking that the job is still open; it then
-// claims blocks (an atomic counter, or the claim flags of a static split)
-// until none are left. The caller claims blocks too, waits until every block
-// is done, closes the job, and waits for the helpers that entered it to
-// leave. A helper that has not entered by then skips the job: the caller
-// never waits for a goroutine that is not running, and no helper reads the
-// job's fields unless it entered while the job was open.
+// storing the number in its own in word, then checks that the job is still
+// open and marks itself working; a working helper claims blocks until none
+// are left (from an atomic counter, or its own pieces of a static split,
+// then the pieces of helpers that are not working), and leaves. The caller
+// claims blocks the same way, stealing from every helper not yet working,
+// then closes the job and waits for the helpers entering or working in it to
+// leave: every block has then been claimed, and every claimed block has
+// finished. (A helper stores in, then loads job; the caller stores the
+// closed job, then loads in: one of the two sees the other.) A helper that
+// finds the job closed skips it. So the caller never waits for a goroutine
+// that is not running, and no helper reads the job's fields unless it found
+// the job open.
+//
+// Each word is written by one goroutine, except the claim flags and the
+// counter, and a worker steals only from helpers that are not working, so a
+// short job moves few cache lines between cores (BenchmarkPoolBarrier).
+// TestPoolManyShortJobs caught a helper that had entered, been skipped by
+// the caller's steal, and then found the job closed: its pieces never ran.
 type pool struct {
 	workers int
 	helpers []helper
@@ -66,22 +87,17 @@ type pool struct {
 	claims  []claimLine
 
 	// The current job, written by the caller before job is stored.
-	task    solver.Task
-	n       int
-	grain   int // 0: static split
-	nblocks int64
-	labels  []context.Context // per stage, plus the base context last
-	stage   ecs.Stage
-	_       [64]byte
-	job     atomic.Uint64
-	_       [56]byte
-	active  atomic.Int32
-	_       [60]byte
-	next    atomic.Int64
-	_       [56]byte
-	done    atomic.Int64
-	_       [56]byte
-	seq     uint64
+	task   solver.Task
+	n      int
+	grain  int               // 0: static split
+	labels []context.Context // per stage, plus the base context last
+	stage  ecs.Stage
+	_      [64]byte
+	job    atomic.Uint64
+	_      [56]byte
+	next   atomic.Int64
+	_      [56]byte
+	seq    uint64
 }
 
 func newPool(workers int, base context.Context) *pool {
@@ -127,12 +143,13 @@ func (p *pool) loop(i int) {
 		if j&closedBit != 0 {
 			continue
 		}
-		p.active.Add(1)
+		h.in.Store(j)
 		if p.job.Load() == j {
+			h.in.Store(j | workingBit)
 			pprof.SetGoroutineLabels(p.labels[p.stage])
-			p.work(i + 1)
+			p.work(i+1, j)
 		}
-		p.active.Add(-1)
+		h.in.Store(j | closedBit)
 	}
 }
 
@@ -168,22 +185,39 @@ func (p *pool) waitJob(h *helper, seen uint64) uint64 {
 	}
 }
 
-// work claims and runs blocks of the current job until none are left.
-func (p *pool) work(w int) {
-	if p.grain == 0 {
-		p.runPiece(w, w)
-		for k := 1; k < p.workers; k++ {
-			p.stealPieces(w, (w+k)%p.workers)
+// work claims and runs blocks of job j until none are left.
+func (p *pool) work(w int, j uint64) {
+	if p.grain != 0 {
+		for {
+			lo := int(p.next.Add(int64(p.grain))) - p.grain
+			if lo >= p.n {
+				return
+			}
+			p.task.Run(lo, min(lo+p.grain, p.n), w)
 		}
-		return
 	}
-	for {
-		lo := int(p.next.Add(int64(p.grain))) - p.grain
-		if lo >= p.n {
-			return
+	for k := 0; k < subSlices; k++ {
+		p.claim(w, w, k, j)
+	}
+	// A helper that found the job open runs all its own pieces that nobody
+	// took. One that is only entering may yet find the job closed (the
+	// caller closes it after this loop) and run nothing, so its pieces are
+	// stolen like those of a helper that has not entered: from the back,
+	// where a late owner gets last. Before the caller closes the job, a
+	// helper can only have left it after working; the caller's pass over
+	// every helper thus covers every piece, and the helpers' passes only
+	// share the load.
+	for o := 1; o < p.workers; o++ {
+		owner := (w + o) % p.workers
+		if owner == 0 {
+			continue // the caller is always in its job
 		}
-		p.task.Run(lo, min(lo+p.grain, p.n), w)
-		p.done.Add(1)
+		if in := p.helpers[owner-1].in.Load(); in == j|workingBit || in == j|closedBit {
+			continue
+		}
+		for k := subSlices - 1; k >= 0; k-- {
+			p.claim(w, owner, k, j)
+		}
 	}
 }
 
@@ -193,32 +227,17 @@ func (p *pool) piece(s int) (lo, hi int) {
 	return s * p.n / total, (s + 1) * p.n / total
 }
 
-// runPiece runs, in order, the pieces of owner's slice that nobody has
-// claimed, on worker w.
-func (p *pool) runPiece(w, owner int) {
-	for k := 0; k < subSlices; k++ {
-		p.claim(w, owner, k)
-	}
-}
-
-// stealPieces runs the unclaimed pieces of owner's slice from the back, where
-// the owner, working from the front, will get to them last.
-func (p *pool) stealPieces(w, owner int) {
-	for k := subSlices - 1; k >= 0; k-- {
-		p.claim(w, owner, k)
-	}
-}
-
-// claim runs piece k of owner's slice on worker w unless another worker has
-// claimed it.
-func (p *pool) claim(w, owner, k int) {
-	if !p.claims[owner].taken[k].CompareAndSwap(0, 1) {
+// claim runs piece k of owner's slice on worker w, unless another worker
+// has claimed it for job j.
+func (p *pool) claim(w, owner, k int, j uint64) {
+	f := &p.claims[owner].taken[k]
+	v := f.Load()
+	if v == j || !f.CompareAndSwap(v, j) {
 		return
 	}
 	if lo, hi := p.piece(owner*subSlices + k); lo < hi {
 		p.task.Run(lo, hi, w)
 	}
-	p.done.Add(1)
 }
 
 // For runs t over [0, n) in blocks of grain items on the workers, handed out
@@ -237,12 +256,6 @@ func (p *pool) For(n, grain int, t solver.Task) {
 			t.Run(0, n, 0)
 			return
 		}
-		p.nblocks = int64(p.workers * subSlices)
-		for i := range p.claims {
-			for k := range p.claims[i].taken {
-				p.claims[i].taken[k].Store(0)
-			}
-		}
 	} else {
 		blocks := (n + grain - 1) / grain
 		if p.workers == 1 || blocks == 1 {
@@ -254,13 +267,11 @@ func (p *pool) For(n, grain int, t solver.Task) {
 		if b := n / (4 * p.workers); b > grain {
 			grain = b
 		}
-		p.nblocks = int64((n + grain - 1) / grain)
 		p.next.Store(0)
 	}
 	// No helper is inside a job here (the last For waited for them to
 	// leave), so the job's fields can be written.
 	p.task, p.n, p.grain = t, n, grain
-	p.done.Store(0)
 	p.seq++
 	j := p.seq
 	p.job.Store(j)
@@ -269,16 +280,13 @@ func (p *pool) For(n, grain int, t solver.Task) {
 			h.wake <- struct{}{}
 		}
 	}
-	p.work(0)
-	for k := 1; p.done.Load() != p.nblocks; k++ {
-		if k&1023 == 0 {
-			runtime.Gosched()
-		}
-	}
+	p.work(0, j)
 	p.job.Store(j | closedBit)
-	for k := 1; p.active.Load() != 0; k++ {
-		if k&1023 == 0 {
-			runtime.Gosched()
+	for i := range p.helpers {
+		for k := 1; p.helpers[i].in.Load()&^workingBit == j; k++ {
+			if k&1023 == 0 {
+				runtime.Gosched()
+			}
 		}
 	}
 	p.task = nil

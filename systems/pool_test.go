@@ -2,6 +2,7 @@ package systems
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"sync/atomic"
 	"testing"
@@ -89,5 +90,56 @@ func TestPoolLateWake(t *testing.T) {
 		if rng.IntN(64) == 0 {
 			time.Sleep(2 * spinFor) // let the helpers park
 		}
+	}
+}
+
+type spinTask struct{ sink []float64 }
+
+func (t *spinTask) Run(lo, hi, w int) {
+	for i := lo; i < hi; i++ {
+		t.sink[i] = t.sink[i]*0.5 + 1
+	}
+}
+
+// BenchmarkPoolBarrier reports the cost of one short job (a colour stage of a
+// small island: 256 items of trivial work), static and dynamic, on 2
+// workers: what a step pays a few hundred times on a coloured pyramid.
+func BenchmarkPoolBarrier(b *testing.B) {
+	for _, grain := range []int{0, 16} {
+		b.Run(fmt.Sprintf("grain=%d", grain), func(b *testing.B) {
+			p := newPool(2, context.Background())
+			defer p.close()
+			t := &spinTask{sink: make([]float64, 256)}
+			for i := 0; i < b.N; i++ {
+				p.For(len(t.sink), grain, t)
+			}
+		})
+	}
+}
+
+// TestPoolManyShortJobs runs tens of thousands of short jobs, static and
+// dynamic, on 2 and 3 workers, and checks that each processes every item
+// exactly once. Short jobs make the caller finish its own pieces while a
+// helper is still entering, the case where a piece was once lost.
+func TestPoolManyShortJobs(t *testing.T) {
+	for _, workers := range []int{2, 3} {
+		p := newPool(workers, context.Background())
+		task := &stampTask{hits: make([]atomic.Int64, 4000)}
+		rng := rand.New(rand.NewPCG(1, 2))
+		for job := int64(1); job <= 100000; job++ {
+			task.job = job
+			n := 32 + rng.IntN(400)
+			grain := []int{0, 0, 16}[rng.IntN(3)]
+			p.For(n, grain, task)
+			for i := 0; i < n; i++ {
+				if got := task.hits[i].Load(); got != job {
+					t.Fatalf("workers %d job %d (n %d, grain %d): item %d holds job %d", workers, job, n, grain, i, got)
+				}
+			}
+			if task.bad.Load() != 0 {
+				t.Fatalf("job %d: an item was processed twice", job)
+			}
+		}
+		p.close()
 	}
 }
