@@ -13,9 +13,10 @@ type Executor interface {
 	// For calls t.Run on blocks that cover [0, n) exactly once, each of at
 	// least grain items (except the last), possibly concurrently, and returns
 	// when all have finished. grain == 0 asks for a static split instead:
-	// one contiguous slice per worker, slice w to worker w, so that
+	// one contiguous slice per worker, slice w meant for worker w, so that
 	// consecutive stages over rows in the same order keep each row on the
-	// same core.
+	// same core. It is a placement, not a promise (a late worker's slice
+	// may be run, in parts, by others), so tasks must not depend on it.
 	For(n, grain int, t Task)
 	// Workers returns the number of workers (>= 1).
 	Workers() int
