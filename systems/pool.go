@@ -34,11 +34,11 @@ type helper struct {
 }
 
 // subSlices is the number of pieces of each worker's slice of a static
-// split. A worker takes its own pieces in order and then steals the pieces
-// others have not started, from the back: with no other load each worker
-// runs exactly its own slice (the cache affinity a static split is for), and
-// a helper the OS has descheduled, or one that is merely late, costs the
-// caller one piece of waiting at most instead of a whole slice.
+// split. A worker takes its own pieces in order, then those of helpers not
+// yet working, from the back: with no other load each worker runs exactly
+// its own slice (the cache affinity a static split is for), and a helper
+// the OS has descheduled before it started costs nothing; one descheduled
+// inside a piece costs that piece.
 const subSlices = 4
 
 // claimLine holds the claim flags of one worker's pieces, on a cache line of
