@@ -39,6 +39,7 @@ func printReport(w io.Writer, r *report) {
 		mean, ms(r.Median), ms(r.P95), ms(r.Min), ms(r.Max))
 	fmt.Fprintf(w, "  bodies %d, awake %d, contacts %d (%d points, %.0f on average), islands %d\n",
 		r.Bodies, r.Awake, r.Contacts, r.Points, r.MeanContacts, r.Islands)
+	fmt.Fprintf(w, "  candidate pairs %d, colours %d (last step)\n", r.Pairs, r.Colors)
 	fmt.Fprintf(w, "  allocations %.2f per step (%.0f B), GC cycles %d\n", r.AllocsPerStep, r.BytesPerStep, r.GCCycles)
 	fmt.Fprintf(w, "  health: %s\n", r.Health)
 	if !r.healthy && r.Health.OK {
@@ -123,6 +124,8 @@ type record struct {
 	GCCycles      uint32             `json:"gc_cycles"`
 	Awake         int                `json:"awake"`
 	Islands       int                `json:"islands"`
+	Pairs         int                `json:"pairs"`  // broad-phase candidate pairs, last step
+	Colors        int                `json:"colors"` // graph colours of the large islands, last step
 	Stages        stageTimes         `json:"stages"`
 	Repeats       []float64          `json:"repeats_ms_per_step"`
 	Go            string             `json:"go"`
@@ -157,7 +160,7 @@ func newRecord(r *report) record {
 		MaxMs: ms(r.Max), BuildMs: ms(r.BuildTime), Contacts: r.Contacts, Points: r.Points,
 		MeanContacts: r.MeanContacts, HealthOK: r.healthy, Health: r.Health.Message, HealthValues: hv,
 		Checksum: r.Checksum, AllocsPerStep: r.AllocsPerStep, BytesPerStep: r.BytesPerStep, GCCycles: r.GCCycles,
-		Awake: r.Awake, Islands: r.Islands, Stages: r.Stages, Repeats: r.repeats, Go: runtime.Version(),
+		Awake: r.Awake, Islands: r.Islands, Pairs: r.Pairs, Colors: r.Colors, Stages: r.Stages, Repeats: r.repeats, Go: runtime.Version(),
 		GOMAXPROCS: runtime.GOMAXPROCS(0)}
 }
 
