@@ -212,38 +212,30 @@ func execute(o *options, stdout, stderr io.Writer) (err error) {
 		go func() { _ = http.Serve(ln, nil) }()
 	}
 	if o.cpuProfile != "" {
-		f, err := os.Create(o.cpuProfile)
-		if err != nil {
-			return err
+		done, perr := startFile(o.cpuProfile, pprof.StartCPUProfile, pprof.StopCPUProfile)
+		if perr != nil {
+			return perr
 		}
-		defer closeInto(f, &err)
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
+		defer finishInto(&err, done)
 	}
 	if o.trace != "" {
-		f, err := os.Create(o.trace)
-		if err != nil {
-			return err
+		done, terr := startFile(o.trace, trace.Start, trace.Stop)
+		if terr != nil {
+			return terr
 		}
-		defer closeInto(f, &err)
-		if err := trace.Start(f); err != nil {
-			return err
-		}
-		defer trace.Stop()
+		defer finishInto(&err, done)
 	}
 	var cw *csv.Writer
 	if o.csv != "" {
-		f, err := os.Create(o.csv)
-		if err != nil {
-			return err
+		startCSV := func(w io.Writer) error {
+			cw = csv.NewWriter(w)
+			return cw.Write(csvHeader())
 		}
-		defer closeInto(f, &err)
-		cw = csv.NewWriter(f)
-		if err := cw.Write(csvHeader()); err != nil {
-			return err
+		done, cerr := startFile(o.csv, startCSV, func() { cw.Flush() })
+		if cerr != nil {
+			return cerr
 		}
+		defer finishInto(&err, done)
 	}
 
 	progress := !o.json && isTerminal(os.Stderr)
@@ -366,19 +358,39 @@ func pprofAddress(addr string) (string, error) {
 	return net.JoinHostPort(host, port), nil
 }
 
-func writeMemProfile(path string) (err error) {
-	f, err := os.Create(path)
+func writeMemProfile(path string) error {
+	runtime.GC()
+	write := func(w io.Writer) error { return pprof.Lookup("allocs").WriteTo(w, 0) }
+	done, err := startFile(path, write, func() {})
 	if err != nil {
 		return err
 	}
-	defer closeInto(f, &err)
-	runtime.GC()
-	return pprof.Lookup("allocs").WriteTo(f, 0)
+	return done()
 }
 
-func closeInto(f *os.File, err *error) {
-	if cerr := f.Close(); cerr != nil && *err == nil {
-		*err = cerr
+// startFile creates path and starts writing to it with start. The returned
+// done stops the writer and closes the file, returning the close error,
+// which for a written file is where a full disk shows.
+func startFile(path string, start func(io.Writer) error, stop func()) (done func() error, err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := start(f); err != nil {
+		_ = f.Close()
+		return nil, err
+	}
+	return func() error {
+		stop()
+		return f.Close()
+	}, nil
+}
+
+// finishInto runs done and keeps its error in *err unless *err already holds
+// one.
+func finishInto(err *error, done func() error) {
+	if derr := done(); derr != nil && *err == nil {
+		*err = derr
 	}
 }
 
