@@ -1,6 +1,8 @@
 package systems
 
 import (
+	"slices"
+
 	arche "github.com/mlange-42/arche/ecs"
 	"github.com/tumble2d/tumble/components"
 	"github.com/tumble2d/tumble/ecs"
@@ -21,6 +23,7 @@ type sleeper struct {
 	recs    []sleepRec // by entity ID
 	sets    map[uint32][]arche.Entity
 	members int // entities in all sets
+	broken  []uint32
 	nextSet uint32
 	pending []arche.Entity // touched by an awake body last tick: wake next tick
 	wakeNow []arche.Entity
@@ -83,18 +86,41 @@ func (s *sleeper) wakeOne(w *arche.World, e arche.Entity, sleepingIDs []arche.ID
 	r.rest, r.set = 0, 0
 }
 
-// brokenSets appends to dst one member of every sleeping set that lost a
-// member (removed entity, removed body, or woken alone): the rest of the
-// island may have rested on it. Called only when the gather saw fewer set
-// members than were put to sleep, so its O(sleeping) scan is rare.
+// brokenSets appends to dst one live member of every sleeping set that lost
+// a member (removed entity, removed body, or woken alone): the rest of the
+// island may have rested on it, and waking that member wakes the set. A set
+// with no live member left is dropped. Called only when the gather saw fewer
+// set members than were put to sleep, so its O(sleeping) scan is rare.
+//
+// The sets are visited in the order they fell asleep, not in map order: the
+// order of the wakes is the order of the woken bodies in arche's storage,
+// so of the solver's rows, and must not change from run to run.
 func (s *sleeper) brokenSets(w *arche.World, sleepingID arche.ID, dst []arche.Entity) []arche.Entity {
-	for _, members := range s.sets {
+	s.broken = s.broken[:0]
+	for set, members := range s.sets {
 		for _, m := range members {
 			if !ecs.IsBody(w, m) || !w.Has(m, sleepingID) {
-				dst = append(dst, members[0])
+				s.broken = append(s.broken, set)
 				break
 			}
 		}
+	}
+	slices.Sort(s.broken)
+	for _, set := range s.broken {
+		members := s.sets[set]
+		live := -1
+		for i, m := range members {
+			if w.Alive(m) {
+				live = i
+				break
+			}
+		}
+		if live < 0 {
+			s.members -= len(members)
+			delete(s.sets, set)
+			continue
+		}
+		dst = append(dst, members[live])
 	}
 	return dst
 }
