@@ -103,6 +103,15 @@ type Solver struct {
 	colorStart  []int32
 	largeLinks  []int32
 	task        stageTask
+
+	// Wide blocks of the coloured contacts (wide.go), when wideKernel.
+	blocks     []wideContact
+	blockStart []int32 // colour k owns blocks [blockStart[k], blockStart[k+1])
+	blockFirst []int32 // first contact of each block
+	blockEnd   []int32 // end of each block's contacts
+	kinRows    []int32 // kinematic rows touched by the large islands
+	dummyOff   int64   // byte offset of the zero row appended to Bodies
+	wp         wideParams
 }
 
 // smallIsland is an island solved whole by one worker: its bodies (an
@@ -190,31 +199,62 @@ func (s *Solver) Solve(ex Executor, prm *Params) {
 }
 
 // solveLarge runs the substeps over the coloured large islands: each stage
-// goes colour by colour, the overflow first on one worker.
+// goes colour by colour, the overflow first on one worker. With wideKernel
+// the colours are solved four contacts at a time (wide.go); the results are
+// those of the scalar kernels.
 func (s *Solver) solveLarge(ex Executor) {
 	t := &s.task
+	wide := wideKernel
+	nb := len(s.Bodies)
+	if wide {
+		s.buildWide()
+		t.mode = modeWideFill
+		ex.For(len(s.blocks), 0, t)
+	}
 	for sub := 0; sub < s.p.substeps; sub++ {
 		elapsed := float64(sub) * s.p.h
 		t.list = s.largeBodies
 		t.mode = modeIntegrateVelocities
 		ex.For(len(s.largeBodies), 0, t)
 		t.flip = sub&1 == 1
-		s.colorStage(ex, modeWarmStart, 0)
-		s.colorStage(ex, modeSolve, elapsed)
+		s.colorStage(ex, modeWarmStart, 0, wide)
+		s.colorStage(ex, modeSolve, elapsed, wide)
 		t.list = s.largeBodies
 		t.mode = modeIntegratePositions
 		ex.For(len(s.largeBodies), 0, t)
-		s.colorStage(ex, modeRelax, elapsed+s.p.h)
+		s.colorStage(ex, modeRelax, elapsed+s.p.h, wide)
 	}
-	s.colorStage(ex, modeRestitution, 0)
+	if wide {
+		t.mode = modeWideStore
+		ex.For(len(s.blocks), 0, t)
+		s.setKinematic(0)
+		s.Bodies = s.Bodies[:nb]
+	}
+	s.colorStage(ex, modeRestitution, 0, false)
 }
 
-func (s *Solver) colorStage(ex Executor, mode int, elapsed float64) {
+func (s *Solver) colorStage(ex Executor, mode int, elapsed float64, wide bool) {
 	t := &s.task
 	t.mode, t.elapsed = mode, elapsed
 	if s.colorStart[0] > s.largeStart {
 		t.base = int(s.largeStart)
 		t.Run(0, int(s.colorStart[0]-s.largeStart), 0)
+	}
+	if wide {
+		switch mode {
+		case modeWarmStart:
+			s.setWideParams(false, t.flip)
+			t.mode = modeWideWarm
+		case modeSolve, modeRelax:
+			s.setKinematic(elapsed)
+			s.setWideParams(mode == modeSolve, t.flip)
+			t.mode = modeWideSolve
+		}
+		for k := 0; k+1 < len(s.blockStart); k++ {
+			t.base = int(s.blockStart[k])
+			ex.For(int(s.blockStart[k+1]-s.blockStart[k]), 0, t)
+		}
+		return
 	}
 	// A static split keeps each worker on the same bodies from colour to
 	// colour and stage to stage (the contacts of a colour are in body order):
@@ -235,6 +275,10 @@ const (
 	modeSolve
 	modeRelax
 	modeRestitution
+	modeWideFill
+	modeWideWarm
+	modeWideSolve
+	modeWideStore
 )
 
 // stageTask is the one Task of the solver; its fields select the stage. The
@@ -282,6 +326,18 @@ func (t *stageTask) Run(lo, hi, _ int) {
 		cs := s.Contacts[t.base+lo : t.base+hi]
 		for i := range cs {
 			applyRestitution(&cs[i], s.Bodies, p)
+		}
+	case modeWideFill:
+		for b := lo; b < hi; b++ {
+			s.fillWide(b)
+		}
+	case modeWideWarm:
+		warmWide(s.blocks[t.base+lo:t.base+hi], s.Bodies, &s.wp)
+	case modeWideSolve:
+		solveWide(s.blocks[t.base+lo:t.base+hi], s.Bodies, &s.wp)
+	case modeWideStore:
+		for b := lo; b < hi; b++ {
+			s.storeWide(b)
 		}
 	}
 }

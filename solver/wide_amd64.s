@@ -1,0 +1,383 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// AVX2 kernels of the coloured contact stages: four contacts per register,
+// lane l of every vector belonging to contact l of a wideContact block. Each
+// lane performs the operations of solveContact and warmStart in their order,
+// with no fused multiply-add, so a lane's result is the scalar one; max and
+// min are VMAXPD/VMINPD, whose rule (first operand if strictly greater, or
+// less, else the second) is that of maxf and minf.
+//
+// wideContact offsets (checked by TestWideLayout).
+#define OFFA 0
+#define OFFB 32
+#define MASKA 64
+#define MASKB 96
+#define NX 128
+#define NY 160
+#define FRIC 192
+#define MA 224
+#define IA 256
+#define MB 288
+#define IB 320
+#define BIASRATE 352
+#define MASSSCALE 384
+#define IMPSCALE 416
+#define PT0 448
+#define PT1 768
+#define BLOCK 1088
+
+// widePoint offsets.
+#define RAX 0
+#define RAY 32
+#define RBX 64
+#define RBY 96
+#define BASESEP 128
+#define NMASS 160
+#define TMASS 192
+#define NIMP 224
+#define TIMP 256
+#define MAXNIMP 288
+
+// wideParams offsets.
+#define PZERO 0
+#define PONE 32
+#define PSIGN 64
+#define PINVH 96
+#define PNEGMPO 128
+#define PBIAS 160
+#define PFLIP 192
+
+// Scratch on the stack (hardware SP).
+#define SDPX 0
+#define SDPY 32
+#define SQAC 64
+#define SQAS 96
+#define SQBC 128
+#define SQBS 160
+#define SDXA 192
+#define SDXB 224
+#define SMS 256
+#define SIS 288
+
+// TRANSPOSE turns the rows r0..r3 (element e of lane l in r_l[e]) into the
+// columns o0..o3 (o_e[l]); it is its own inverse. t0..t3 are clobbered.
+#define TRANSPOSE(r0, r1, r2, r3, t0, t1, t2, t3, o0, o1, o2, o3) \
+	VUNPCKLPD r1, r0, t0; \
+	VUNPCKHPD r1, r0, t1; \
+	VUNPCKLPD r3, r2, t2; \
+	VUNPCKHPD r3, r2, t3; \
+	VPERM2F128 $0x20, t2, t0, o0; \
+	VPERM2F128 $0x20, t3, t1, o1; \
+	VPERM2F128 $0x31, t2, t0, o2; \
+	VPERM2F128 $0x31, t3, t1, o3
+
+// LOADROWS loads 32 bytes at byte offset off of the four rows whose offsets
+// are at offs(DI) into Y8..Y11.
+#define LOADROWS(offs, off) \
+	MOVQ offs+0(DI), R10; \
+	MOVQ offs+8(DI), R11; \
+	MOVQ offs+16(DI), R12; \
+	MOVQ offs+24(DI), R13; \
+	VMOVUPD off(SI)(R10*1), Y8; \
+	VMOVUPD off(SI)(R11*1), Y9; \
+	VMOVUPD off(SI)(R12*1), Y10; \
+	VMOVUPD off(SI)(R13*1), Y11
+
+// APPLY applies the impulse (px, py) = (Y8, Y9) at point PT to both bodies.
+#define APPLY(PT) \
+	VMULPD MA(DI), Y8, Y10; \
+	VSUBPD Y10, Y0, Y0; \
+	VMULPD MA(DI), Y9, Y10; \
+	VSUBPD Y10, Y1, Y1; \
+	VMULPD RAX(PT), Y9, Y10; \
+	VMULPD RAY(PT), Y8, Y11; \
+	VSUBPD Y11, Y10, Y10; \
+	VMULPD IA(DI), Y10, Y10; \
+	VSUBPD Y10, Y2, Y2; \
+	VMULPD MB(DI), Y8, Y10; \
+	VADDPD Y10, Y3, Y3; \
+	VMULPD MB(DI), Y9, Y10; \
+	VADDPD Y10, Y4, Y4; \
+	VMULPD RBX(PT), Y9, Y10; \
+	VMULPD RBY(PT), Y8, Y11; \
+	VSUBPD Y11, Y10, Y10; \
+	VMULPD IB(DI), Y10, Y10; \
+	VADDPD Y10, Y5, Y5
+
+// RELVEL leaves the relative velocity of point PT in (Y10, Y14).
+#define RELVEL(PT) \
+	VMULPD RBY(PT), Y5, Y10; \
+	VSUBPD Y10, Y3, Y10; \
+	VMULPD RAY(PT), Y2, Y14; \
+	VSUBPD Y14, Y0, Y14; \
+	VSUBPD Y14, Y10, Y10; \
+	VMULPD RBX(PT), Y5, Y14; \
+	VADDPD Y14, Y4, Y14; \
+	VMULPD RAX(PT), Y2, Y15; \
+	VADDPD Y15, Y1, Y15; \
+	VSUBPD Y15, Y14, Y14
+
+// NORMAL solves the non-penetration row of point PT.
+#define NORMAL(PT) \
+	VMOVUPD SQBC(SP), Y8; \
+	VMULPD RBX(PT), Y8, Y8; \
+	VMOVUPD SQBS(SP), Y9; \
+	VMULPD RBY(PT), Y9, Y9; \
+	VSUBPD Y9, Y8, Y8; \
+	VADDPD SDPX(SP), Y8, Y8; \
+	VMOVUPD SQAC(SP), Y9; \
+	VMULPD RAX(PT), Y9, Y9; \
+	VMOVUPD SQAS(SP), Y10; \
+	VMULPD RAY(PT), Y10, Y10; \
+	VSUBPD Y10, Y9, Y9; \
+	VSUBPD Y9, Y8, Y8; \
+	VMOVUPD SQBS(SP), Y9; \
+	VMULPD RBX(PT), Y9, Y9; \
+	VMOVUPD SQBC(SP), Y10; \
+	VMULPD RBY(PT), Y10, Y10; \
+	VADDPD Y10, Y9, Y9; \
+	VADDPD SDPY(SP), Y9, Y9; \
+	VMOVUPD SQAS(SP), Y10; \
+	VMULPD RAX(PT), Y10, Y10; \
+	VMOVUPD SQAC(SP), Y11; \
+	VMULPD RAY(PT), Y11, Y11; \
+	VADDPD Y11, Y10, Y10; \
+	VSUBPD Y10, Y9, Y9; \
+	VMULPD Y6, Y8, Y8; \
+	VMULPD Y7, Y9, Y9; \
+	VADDPD Y9, Y8, Y8; \
+	VADDPD BASESEP(PT), Y8, Y8; \
+	VCMPPD $0x1e, PZERO(DX), Y8, Y9; \
+	VMULPD PINVH(DX), Y8, Y10; \
+	VMULPD BIASRATE(DI), Y8, Y11; \
+	VMAXPD PNEGMPO(DX), Y11, Y11; \
+	VANDPD PBIAS(DX), Y11, Y11; \
+	VBLENDVPD Y9, Y10, Y11, Y11; \
+	VMOVUPD SMS(SP), Y12; \
+	VBLENDVPD Y9, PONE(DX), Y12, Y12; \
+	VMOVUPD SIS(SP), Y13; \
+	VANDNPD Y13, Y9, Y13; \
+	RELVEL(PT); \
+	VMULPD Y6, Y10, Y10; \
+	VMULPD Y7, Y14, Y14; \
+	VADDPD Y14, Y10, Y10; \
+	VADDPD Y11, Y10, Y10; \
+	VMOVUPD NMASS(PT), Y14; \
+	VXORPD PSIGN(DX), Y14, Y14; \
+	VMULPD Y12, Y14, Y14; \
+	VMULPD Y10, Y14, Y14; \
+	VMOVUPD NIMP(PT), Y15; \
+	VMULPD Y15, Y13, Y13; \
+	VSUBPD Y13, Y14, Y14; \
+	VADDPD Y14, Y15, Y14; \
+	VMAXPD PZERO(DX), Y14, Y14; \
+	VSUBPD Y15, Y14, Y15; \
+	VMOVUPD Y14, NIMP(PT); \
+	VMOVUPD MAXNIMP(PT), Y13; \
+	VMAXPD Y15, Y13, Y13; \
+	VMOVUPD Y13, MAXNIMP(PT); \
+	VMULPD Y6, Y15, Y8; \
+	VMULPD Y7, Y15, Y9; \
+	APPLY(PT)
+
+// FRICTION solves the friction row of point PT (tangent (ny, -nx)).
+#define FRICROW(PT) \
+	RELVEL(PT); \
+	VXORPD PSIGN(DX), Y6, Y12; \
+	VMULPD Y7, Y10, Y10; \
+	VMULPD Y12, Y14, Y14; \
+	VADDPD Y14, Y10, Y10; \
+	VMOVUPD TMASS(PT), Y14; \
+	VXORPD PSIGN(DX), Y14, Y14; \
+	VMULPD Y10, Y14, Y14; \
+	VMOVUPD FRIC(DI), Y13; \
+	VMULPD NIMP(PT), Y13, Y13; \
+	VMOVUPD TIMP(PT), Y15; \
+	VADDPD Y14, Y15, Y14; \
+	VMINPD Y13, Y14, Y14; \
+	VXORPD PSIGN(DX), Y13, Y13; \
+	VMAXPD Y14, Y13, Y14; \
+	VSUBPD Y15, Y14, Y15; \
+	VMOVUPD Y14, TIMP(PT); \
+	VMULPD Y7, Y15, Y8; \
+	VMULPD Y12, Y15, Y9; \
+	APPLY(PT)
+
+// WARM applies the accumulated impulses of point PT (Y12 holds -nx).
+#define WARM(PT) \
+	VMOVUPD NIMP(PT), Y13; \
+	VMOVUPD TIMP(PT), Y14; \
+	VMULPD Y6, Y13, Y8; \
+	VMULPD Y7, Y14, Y10; \
+	VADDPD Y10, Y8, Y8; \
+	VMULPD Y7, Y13, Y9; \
+	VMULPD Y12, Y14, Y10; \
+	VADDPD Y10, Y9, Y9; \
+	VMOVUPD MA(DI), Y15; \
+	VXORPD PSIGN(DX), Y15, Y15; \
+	VMULPD Y15, Y8, Y10; \
+	VADDPD Y10, Y0, Y0; \
+	VMULPD Y15, Y9, Y10; \
+	VADDPD Y10, Y1, Y1; \
+	VMULPD RAX(PT), Y9, Y10; \
+	VMULPD RAY(PT), Y8, Y11; \
+	VSUBPD Y11, Y10, Y10; \
+	VMULPD IA(DI), Y10, Y10; \
+	VSUBPD Y10, Y2, Y2; \
+	VMULPD MB(DI), Y8, Y10; \
+	VADDPD Y10, Y3, Y3; \
+	VMULPD MB(DI), Y9, Y10; \
+	VADDPD Y10, Y4, Y4; \
+	VMULPD RBX(PT), Y9, Y10; \
+	VMULPD RBY(PT), Y8, Y11; \
+	VSUBPD Y11, Y10, Y10; \
+	VMULPD IB(DI), Y10, Y10; \
+	VADDPD Y10, Y5, Y5
+
+// GATHERV loads the velocities of both sides: (Y0, Y1, Y2) for A and
+// (Y3, Y4, Y5) for B, and their x deltas into the SDXA and SDXB slots.
+#define GATHERV \
+	LOADROWS(OFFA, 0); \
+	TRANSPOSE(Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15, Y0, Y1, Y2, Y8); \
+	VMOVUPD Y8, SDXA(SP); \
+	LOADROWS(OFFB, 0); \
+	TRANSPOSE(Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15, Y3, Y4, Y5, Y8); \
+	VMOVUPD Y8, SDXB(SP)
+
+// SCATTER writes (vx, vy, w, dx) of one side back to the rows of the
+// dynamic lanes; the x delta is written back unchanged.
+#define SCATTERROWS(vx, vy, w, offs, masks, l0, l1, l2, l3) \
+	TRANSPOSE(vx, vy, w, Y11, Y12, Y13, Y14, Y15, Y8, Y9, Y10, Y11); \
+	CMPQ masks+0(DI), $0; \
+	JEQ l0; \
+	MOVQ offs+0(DI), R10; \
+	VMOVUPD Y8, (SI)(R10*1); \
+l0: \
+	CMPQ masks+8(DI), $0; \
+	JEQ l1; \
+	MOVQ offs+8(DI), R10; \
+	VMOVUPD Y9, (SI)(R10*1); \
+l1: \
+	CMPQ masks+16(DI), $0; \
+	JEQ l2; \
+	MOVQ offs+16(DI), R10; \
+	VMOVUPD Y10, (SI)(R10*1); \
+l2: \
+	CMPQ masks+24(DI), $0; \
+	JEQ l3; \
+	MOVQ offs+24(DI), R10; \
+	VMOVUPD Y11, (SI)(R10*1); \
+l3:
+
+// func warmWideAVX2(blocks *wideContact, n int, bodies *BodyState, prm *wideParams)
+TEXT ·warmWideAVX2(SB), NOSPLIT, $320-32
+	MOVQ blocks+0(FP), DI
+	MOVQ n+8(FP), CX
+	MOVQ bodies+16(FP), SI
+	MOVQ prm+24(FP), DX
+	TESTQ CX, CX
+	JLE warmdone
+
+warmloop:
+	GATHERV
+	VMOVUPD NX(DI), Y6
+	VMOVUPD NY(DI), Y7
+	VXORPD PSIGN(DX), Y6, Y12
+	LEAQ PT0(DI), R8
+	LEAQ PT1(DI), R9
+	WARM(R8)
+	WARM(R9)
+	VMOVUPD SDXA(SP), Y11
+	SCATTERROWS(Y0, Y1, Y2, OFFA, MASKA, wa0, wa1, wa2, wa3)
+	VMOVUPD SDXB(SP), Y11
+	SCATTERROWS(Y3, Y4, Y5, OFFB, MASKB, wb0, wb1, wb2, wb3)
+	ADDQ $BLOCK, DI
+	DECQ CX
+	JNZ warmloop
+
+warmdone:
+	VZEROUPPER
+	RET
+
+// func solveWideAVX2(blocks *wideContact, n int, bodies *BodyState, prm *wideParams)
+TEXT ·solveWideAVX2(SB), NOSPLIT, $320-32
+	MOVQ blocks+0(FP), DI
+	MOVQ n+8(FP), CX
+	MOVQ bodies+16(FP), SI
+	MOVQ prm+24(FP), DX
+	TESTQ CX, CX
+	JLE solvedone
+
+solveloop:
+	// Second halves of the rows first: (dy, qc, qs, pad).
+	LOADROWS(OFFA, 32)
+	TRANSPOSE(Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15, Y0, Y1, Y2, Y3)
+	VXORPD PSIGN(DX), Y0, Y0
+	VMOVUPD Y1, SQAC(SP)
+	VMOVUPD Y2, SQAS(SP)
+	LOADROWS(OFFB, 32)
+	TRANSPOSE(Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15, Y4, Y1, Y2, Y3)
+	VADDPD Y4, Y0, Y0
+	VMOVUPD Y0, SDPY(SP)
+	VMOVUPD Y1, SQBC(SP)
+	VMOVUPD Y2, SQBS(SP)
+	GATHERV
+	VMOVUPD SDXA(SP), Y8
+	VXORPD PSIGN(DX), Y8, Y8
+	VADDPD SDXB(SP), Y8, Y8
+	VMOVUPD Y8, SDPX(SP)
+
+	// Softness of this stage: relax (bias mask 0) uses mass scale 1 and
+	// impulse scale 0 on overlapping points.
+	VMOVUPD PBIAS(DX), Y8
+	VMOVUPD PONE(DX), Y9
+	VBLENDVPD Y8, MASSSCALE(DI), Y9, Y9
+	VMOVUPD Y9, SMS(SP)
+	VANDPD IMPSCALE(DI), Y8, Y9
+	VMOVUPD Y9, SIS(SP)
+
+	VMOVUPD NX(DI), Y6
+	VMOVUPD NY(DI), Y7
+	LEAQ PT0(DI), R8
+	LEAQ PT1(DI), R9
+	CMPQ PFLIP(DX), $0
+	JEQ noflip
+	XCHGQ R8, R9
+
+noflip:
+	NORMAL(R8)
+	NORMAL(R9)
+	FRICROW(R8)
+	FRICROW(R9)
+	VMOVUPD SDXA(SP), Y11
+	SCATTERROWS(Y0, Y1, Y2, OFFA, MASKA, sa0, sa1, sa2, sa3)
+	VMOVUPD SDXB(SP), Y11
+	SCATTERROWS(Y3, Y4, Y5, OFFB, MASKB, sb0, sb1, sb2, sb3)
+	ADDQ $BLOCK, DI
+	DECQ CX
+	JNZ solveloop
+
+solvedone:
+	VZEROUPPER
+	RET
+
+// func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
+TEXT ·cpuid(SB), NOSPLIT, $0-24
+	MOVL eaxArg+0(FP), AX
+	MOVL ecxArg+4(FP), CX
+	CPUID
+	MOVL AX, eax+8(FP)
+	MOVL BX, ebx+12(FP)
+	MOVL CX, ecx+16(FP)
+	MOVL DX, edx+20(FP)
+	RET
+
+// func xgetbv() (eax, edx uint32)
+TEXT ·xgetbv(SB), NOSPLIT, $0-8
+	MOVL $0, CX
+	XGETBV
+	MOVL AX, eax+0(FP)
+	MOVL DX, edx+4(FP)
+	RET

@@ -1,0 +1,17 @@
+//go:build !amd64 || purego
+
+package solver
+
+// wideKernel is false without the AVX2 kernels: the coloured stages then
+// run the scalar kernels contact by contact, which give the same results
+// (up to the sign of zeros) and are faster than the lane-by-lane Go
+// versions below.
+var wideKernel = false
+
+func warmWide(blocks []wideContact, bodies []BodyState, _ *wideParams) {
+	warmWideRef(blocks, bodies)
+}
+
+func solveWide(blocks []wideContact, bodies []BodyState, prm *wideParams) {
+	solveWideRef(blocks, bodies, prm)
+}

@@ -1,0 +1,200 @@
+package solver
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"unsafe"
+
+	"github.com/tumble2d/tumble/components"
+)
+
+// TestWideLayout pins the field offsets that wide_amd64.s hard-codes.
+func TestWideLayout(t *testing.T) {
+	var w wideContact
+	var p widePoint
+	var q wideParams
+	for _, c := range []struct {
+		name      string
+		got, want uintptr
+	}{
+		{"offA", unsafe.Offsetof(w.offA), 0}, {"offB", unsafe.Offsetof(w.offB), 32},
+		{"maskA", unsafe.Offsetof(w.maskA), 64}, {"maskB", unsafe.Offsetof(w.maskB), 96},
+		{"nx", unsafe.Offsetof(w.nx), 128}, {"ny", unsafe.Offsetof(w.ny), 160},
+		{"friction", unsafe.Offsetof(w.friction), 192}, {"mA", unsafe.Offsetof(w.mA), 224},
+		{"iA", unsafe.Offsetof(w.iA), 256}, {"mB", unsafe.Offsetof(w.mB), 288},
+		{"iB", unsafe.Offsetof(w.iB), 320}, {"biasRate", unsafe.Offsetof(w.biasRate), 352},
+		{"massScale", unsafe.Offsetof(w.massScale), 384}, {"impulseScale", unsafe.Offsetof(w.impulseScale), 416},
+		{"pts", unsafe.Offsetof(w.pts), 448}, {"sizeof(wideContact)", unsafe.Sizeof(w), 1088},
+		{"rAx", unsafe.Offsetof(p.rAx), 0}, {"rAy", unsafe.Offsetof(p.rAy), 32},
+		{"rBx", unsafe.Offsetof(p.rBx), 64}, {"rBy", unsafe.Offsetof(p.rBy), 96},
+		{"baseSep", unsafe.Offsetof(p.baseSep), 128}, {"normalMass", unsafe.Offsetof(p.normalMass), 160},
+		{"tangentMass", unsafe.Offsetof(p.tangentMass), 192}, {"normalImpulse", unsafe.Offsetof(p.normalImpulse), 224},
+		{"tangentImpulse", unsafe.Offsetof(p.tangentImpulse), 256}, {"maxNormalImpulse", unsafe.Offsetof(p.maxNormalImpulse), 288},
+		{"sizeof(widePoint)", unsafe.Sizeof(p), 320},
+		{"zero", unsafe.Offsetof(q.zero), 0}, {"one", unsafe.Offsetof(q.one), 32}, {"sign", unsafe.Offsetof(q.sign), 64},
+		{"invH", unsafe.Offsetof(q.invH), 96}, {"negMaxPushOut", unsafe.Offsetof(q.negMaxPushOut), 128},
+		{"biasMask", unsafe.Offsetof(q.biasMask), 160}, {"flip", unsafe.Offsetof(q.flip), 192},
+		{"sizeof(BodyState)", unsafe.Sizeof(BodyState{}), bodyStride},
+		{"BodyState.DP", unsafe.Offsetof(BodyState{}.DP), 24}, {"BodyState.DQ", unsafe.Offsetof(BodyState{}.DQ), 40},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s at %d, wide_amd64.s assumes %d", c.name, c.got, c.want)
+		}
+	}
+}
+
+// randomPile builds a solver whose contacts join n bodies at random, with
+// random velocities, deltas, anchors, normals and warm-start impulses; a
+// fifth of the contacts have one point, some sides are static or kinematic.
+// Everything is one island, coloured from 1 contact on.
+func randomPile(seed uint64, n, m int) (*Solver, Params) {
+	r := rand.New(rand.NewPCG(seed, 7))
+	s := &Solver{}
+	f := func(a, b float64) float64 { return a + (b-a)*r.Float64() }
+	for i := 0; i < n; i++ {
+		kind := KindDynamic
+		if i%17 == 16 {
+			kind = KindKinematic
+		}
+		s.Bodies = append(s.Bodies, BodyState{V: components.V(f(-2, 2), f(-2, 2)), W: f(-3, 3),
+			DQ: components.Identity})
+		sim := BodySim{X: components.Transform{P: components.V(f(-20, 20), f(0, 20)), R: components.NewRot(f(-3, 3))},
+			InvMass: f(0.2, 2), InvInertia: f(0.5, 6), GravityScale: 1, MaxExtent: 1, Kind: kind}
+		if kind != KindDynamic {
+			sim.InvMass, sim.InvInertia = 0, 0
+		}
+		s.Sims = append(s.Sims, sim)
+	}
+	var byLink []Contact
+	for len(byLink) < m {
+		a, b := int32(r.IntN(n)), int32(r.IntN(n))
+		if a == b || s.Sims[a].Kind != KindDynamic {
+			continue
+		}
+		kb := s.Sims[b].Kind
+		if r.IntN(8) == 0 {
+			b, kb = -1, KindStatic
+		}
+		nrm, _ := components.V(f(-1, 1), f(-1, 1)).Normalize()
+		c := Contact{A: a, B: b, KindA: KindDynamic, KindB: kb, Count: 2, Normal: nrm,
+			Friction: f(0, 1), InvMassA: s.Sims[a].InvMass, InvIA: s.Sims[a].InvInertia}
+		if kb == KindDynamic {
+			c.InvMassB, c.InvIB = s.Sims[b].InvMass, s.Sims[b].InvInertia
+		}
+		if r.IntN(5) == 0 {
+			c.Count = 1
+		}
+		ca := s.Sims[a].X.P
+		cb := ca.Add(nrm.Scale(1))
+		if b >= 0 {
+			cb = s.Sims[b].X.P
+		}
+		for j := 0; j < int(c.Count); j++ {
+			p := ca.Add(components.V(f(-1, 1), f(-1, 1)))
+			c.SetPoint(j, p, f(-0.05, 0.02), f(0, 3), f(-1, 1))
+		}
+		c.Prepare(s.Bodies, ca, cb)
+		s.Links = append(s.Links, c.Link())
+		byLink = append(byLink, c)
+	}
+	prm := DefaultParams()
+	prm.Gravity = components.V(f(-5, 5), -10)
+	prm.LargeIslandContacts = 1
+	s.BuildIslands(&prm)
+	s.Contacts = resize(s.Contacts, len(s.Order))
+	s.Arrange(byLink)
+	return s, prm
+}
+
+// same compares with ==, so the sign of zero is ignored, and NaN differs.
+func same(a, b float64) bool { return a == b }
+
+// TestWideSolveMatchesScalar solves random piles with the wide blocks and
+// with the scalar kernels: every velocity, delta and impulse must be equal.
+// Where the AVX2 kernels are not available, the wide stages run the Go
+// reference kernels, so the test checks the wide layout on any machine.
+func TestWideSolveMatchesScalar(t *testing.T) {
+	saved := wideKernel
+	defer func() { wideKernel = saved }()
+	for seed := uint64(1); seed <= 20; seed++ {
+		s1, prm := randomPile(seed, 300, 900)
+		s2, _ := randomPile(seed, 300, 900)
+		wideKernel = false
+		s1.Solve(Serial{}, &prm)
+		wideKernel = true
+		s2.Solve(Serial{}, &prm)
+		if len(s2.Bodies) != len(s1.Bodies) {
+			t.Fatalf("seed %d: %d body rows after the wide solve, want %d", seed, len(s2.Bodies), len(s1.Bodies))
+		}
+		for i := range s1.Bodies {
+			a, b := &s1.Bodies[i], &s2.Bodies[i]
+			if !same(a.V.X, b.V.X) || !same(a.V.Y, b.V.Y) || !same(a.W, b.W) || !same(a.DP.X, b.DP.X) ||
+				!same(a.DP.Y, b.DP.Y) || !same(a.DQ.C, b.DQ.C) || !same(a.DQ.S, b.DQ.S) {
+				t.Fatalf("seed %d: body %d (%v): scalar %+v, wide %+v", seed, i, s1.Sims[i].Kind, *a, *b)
+			}
+		}
+		for k := range s1.Contacts {
+			for j := 0; j < int(s1.Contacts[k].Count); j++ {
+				a, b := &s1.Contacts[k].Points[j], &s2.Contacts[k].Points[j]
+				if !same(a.NormalImpulse, b.NormalImpulse) || !same(a.TangentImpulse, b.TangentImpulse) ||
+					!same(a.MaxNormalImpulse, b.MaxNormalImpulse) {
+					t.Fatalf("seed %d: contact %d point %d: scalar %+v, wide %+v", seed, k, j, *a, *b)
+				}
+			}
+		}
+	}
+}
+
+// TestWideKernelsMatchReference runs the AVX2 kernels and the Go reference
+// kernels on the same random blocks: they must agree bit for bit, zero signs
+// included, on every stage variant (warm start, solve, relax, flipped).
+func TestWideKernelsMatchReference(t *testing.T) {
+	if !wideKernel {
+		t.Skip("no AVX2 kernels on this machine")
+	}
+	for seed := uint64(1); seed <= 10; seed++ {
+		s, prm := randomPile(seed, 200, 600)
+		s.p = stepParams{h: prm.Dt / 4, invH: 4 / prm.Dt, maxPushOut: prm.MaxPushOut,
+			soft: prm.Softness(false), stiff: prm.Softness(true)}
+		s.buildWide()
+		for b := range s.blocks {
+			s.fillWide(b)
+		}
+		s.setKinematic(0.01)
+		for stage := 0; stage < 5; stage++ {
+			b1, b2 := slices.Clone(s.blocks), slices.Clone(s.blocks)
+			r1, r2 := slices.Clone(s.Bodies), slices.Clone(s.Bodies)
+			s.setWideParams(stage == 1 || stage == 3, stage >= 3)
+			if stage == 0 {
+				warmWideRef(b1, r1)
+				warmWide(b2, r2, &s.wp)
+			} else {
+				solveWideRef(b1, r1, &s.wp)
+				solveWide(b2, r2, &s.wp)
+			}
+			for i := range r1 {
+				if r1[i] != r2[i] && !bitsEqual(r1[i], r2[i]) {
+					t.Fatalf("seed %d stage %d: body %d: reference %+v, AVX2 %+v", seed, stage, i, r1[i], r2[i])
+				}
+			}
+			for k := range b1 {
+				if !bitsEqual(b1[k], b2[k]) {
+					t.Fatalf("seed %d stage %d: block %d differs:\nreference %+v\nAVX2      %+v", seed, stage, k, b1[k].pts, b2[k].pts)
+				}
+			}
+			s.blocks, s.Bodies = b1, r1
+		}
+	}
+}
+
+// bitsEqual compares two values of the same type byte for byte.
+func bitsEqual[T any](a, b T) bool {
+	n := unsafe.Sizeof(a)
+	pa := unsafe.Slice((*byte)(unsafe.Pointer(&a)), n)
+	pb := unsafe.Slice((*byte)(unsafe.Pointer(&b)), n)
+	return string(pa) == string(pb)
+}
+
+var _ = math.Pi
