@@ -76,7 +76,8 @@ type Link struct {
 // Solver holds the rows of one step and the scratch that stays warm between
 // steps. Each step: fill Bodies, Sims and Links (one per touching contact),
 // call BuildIslands, fill Contacts in solver order (Contacts[k] is the
-// contact of Links[Order[k]]), call Solve.
+// contact of Links[Order[k]], and Contacts[Rank[i]] that of Links[i]), call
+// Solve.
 //
 // The solver order puts the contacts of each island solved whole next to
 // each other, then the contacts of the large islands colour by colour, so
@@ -88,6 +89,10 @@ type Solver struct {
 	Sims     []BodySim
 	Links    []Link
 	Order    []int32
+	// Rank is the inverse of Order: Links[i] is solved as Contacts[Rank[i]].
+	// Filling the contacts in link order through Rank reads the caller's
+	// per-pair data front to back, where Order would jump through it.
+	Rank     []int32
 	Contacts []Contact
 	Islands  Islands
 	Coloring Coloring
@@ -170,6 +175,10 @@ func (s *Solver) BuildIslands(prm *Params) Stats {
 		s.Order = append(s.Order, s.Coloring.Color(k)...)
 	}
 	s.colorStart = append(s.colorStart, int32(len(s.Order)))
+	s.Rank = resize(s.Rank, len(s.Order))
+	for k, li := range s.Order {
+		s.Rank[li] = int32(k)
+	}
 	s.Contacts = resize(s.Contacts, len(s.Order))
 	st.Colored = len(s.largeLinks)
 	st.Colors = s.Coloring.Colors()

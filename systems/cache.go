@@ -53,9 +53,9 @@ func (c *contactCache) reset(n int) {
 }
 
 // index enters every entry in the table, in entry order, and returns their
-// total point count. Filling the entries reads the contacts, manifolds and
-// entities at random and runs on the workers; this serial pass only hashes
-// the keys, which it reads in order.
+// total point count. Filling the entries (in link order, on the workers)
+// reads each contact's impulses at its place in the solver order; this
+// serial pass only hashes the keys, which it reads in order.
 func (c *contactCache) index() (points int) {
 	mask := uint64(len(c.slots) - 1)
 	for k := range c.entries {
