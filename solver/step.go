@@ -71,6 +71,11 @@ type stepParams struct {
 type Link struct {
 	A, B         int32 // body rows, -1 for static
 	KindA, KindB Kind
+	// Points is the number of manifold points, 1 or 2 (0 is taken as 2).
+	// Each colour lays out its two-point contacts first, so that the wide
+	// kernels can skip the empty second point of blocks of one-point
+	// contacts (circles).
+	Points uint8
 }
 
 // Solver holds the rows of one step and the scratch that stays warm between
@@ -85,10 +90,10 @@ type Link struct {
 // many_pyramids (58 000 contacts, 18 MB of constraints) jumping cost more
 // than the arithmetic.
 type Solver struct {
-	Bodies   []BodyState
-	Sims     []BodySim
-	Links    []Link
-	Order    []int32
+	Bodies []BodyState
+	Sims   []BodySim
+	Links  []Link
+	Order  []int32
 	// Rank is the inverse of Order: Links[i] is solved as Contacts[Rank[i]].
 	// Filling the contacts in link order through Rank reads the caller's
 	// per-pair data front to back, where Order would jump through it.
@@ -172,7 +177,17 @@ func (s *Solver) BuildIslands(prm *Params) Stats {
 	s.colorStart = s.colorStart[:0]
 	for k := 0; k < s.Coloring.Colors(); k++ {
 		s.colorStart = append(s.colorStart, int32(len(s.Order)))
-		s.Order = append(s.Order, s.Coloring.Color(k)...)
+		col := s.Coloring.Color(k)
+		for _, li := range col {
+			if s.Links[li].Points != 1 {
+				s.Order = append(s.Order, li)
+			}
+		}
+		for _, li := range col {
+			if s.Links[li].Points == 1 {
+				s.Order = append(s.Order, li)
+			}
+		}
 	}
 	s.colorStart = append(s.colorStart, int32(len(s.Order)))
 	s.Rank = resize(s.Rank, len(s.Order))
@@ -377,7 +392,9 @@ func (s *Solver) solveIsland(sm *smallIsland) {
 }
 
 // Link returns the link of c: its bodies and how they move.
-func (c *Contact) Link() Link { return Link{A: c.A, B: c.B, KindA: c.KindA, KindB: c.KindB} }
+func (c *Contact) Link() Link {
+	return Link{A: c.A, B: c.B, KindA: c.KindA, KindB: c.KindB, Points: uint8(c.Count)}
+}
 
 // Arrange copies contacts prepared in link order (byLink[i] is the contact
 // of Links[i]) into Contacts in solver order. Call it after BuildIslands;

@@ -37,6 +37,10 @@ type wideContact struct {
 	mA, iA, mB, iB                    [lanes]float64
 	biasRate, massScale, impulseScale [lanes]float64
 	pts                               [2]widePoint
+	// points is 1 when no lane has a second point: the kernels then skip
+	// it (and the point order does not alternate), else 2.
+	points int64
+	_      [3]int64
 }
 
 // widePoint is point j of the four contacts of a block. A contact with one
@@ -130,6 +134,7 @@ func (s *Solver) fillWide(b int) {
 			soft = &s.p.stiff
 		}
 		w.biasRate[l], w.massScale[l], w.impulseScale[l] = soft.BiasRate, soft.MassScale, soft.ImpulseScale
+		w.points = max(w.points, int64(c.Count))
 		for j := int32(0); j < c.Count; j++ {
 			cp, wp := &c.Points[j], &w.pts[j]
 			wp.rAx[l], wp.rAy[l], wp.rBx[l], wp.rBy[l] = cp.RA.X, cp.RA.Y, cp.RB.X, cp.RB.Y
@@ -190,7 +195,7 @@ func warmWideRef(blocks []wideContact, bodies []BodyState) {
 			vA, wA, vB, wB := ra.V, ra.W, rb.V, rb.W
 			n := components.Vec2{X: w.nx[l], Y: w.ny[l]}
 			t := n.RightPerp()
-			for j := range w.pts {
+			for j := range w.pts[:w.points] {
 				p := &w.pts[j]
 				P := n.Scale(p.normalImpulse[l]).MulAdd(p.tangentImpulse[l], t)
 				vA = vA.MulAdd(-w.mA[l], P)
@@ -214,7 +219,7 @@ func solveWideRef(blocks []wideContact, bodies []BodyState, prm *wideParams) {
 		w := &blocks[b]
 		for l := 0; l < lanes; l++ {
 			ra, rb := &bodies[w.offA[l]/bodyStride], &bodies[w.offB[l]/bodyStride]
-			c := Contact{KindA: KindDynamic, KindB: KindDynamic, Count: 2,
+			c := Contact{KindA: KindDynamic, KindB: KindDynamic, Count: int32(w.points),
 				Normal: components.Vec2{X: w.nx[l], Y: w.ny[l]}, Friction: w.friction[l],
 				InvMassA: w.mA[l], InvIA: w.iA[l], InvMassB: w.mB[l], InvIB: w.iB[l]}
 			for j := range w.pts {

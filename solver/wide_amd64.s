@@ -26,7 +26,8 @@
 #define IMPSCALE 416
 #define PT0 448
 #define PT1 768
-#define BLOCK 1088
+#define POINTS 1088
+#define BLOCK 1120
 
 // widePoint offsets.
 #define RAX 0
@@ -286,9 +287,13 @@ warmloop:
 	VMOVUPD NY(DI), Y7
 	VXORPD PSIGN(DX), Y6, Y12
 	LEAQ PT0(DI), R8
-	LEAQ PT1(DI), R9
 	WARM(R8)
+	CMPQ POINTS(DI), $1
+	JEQ warmscatter
+	LEAQ PT1(DI), R9
 	WARM(R9)
+
+warmscatter:
 	VMOVUPD SDXA(SP), Y11
 	SCATTERROWS(Y0, Y1, Y2, OFFA, MASKA, wa0, wa1, wa2, wa3)
 	VMOVUPD SDXB(SP), Y11
@@ -341,6 +346,13 @@ solveloop:
 	VMOVUPD NX(DI), Y6
 	VMOVUPD NY(DI), Y7
 	LEAQ PT0(DI), R8
+	CMPQ POINTS(DI), $1
+	JNE twopoints
+	NORMAL(R8)
+	FRICROW(R8)
+	JMP solvescatter
+
+twopoints:
 	LEAQ PT1(DI), R9
 	CMPQ PFLIP(DX), $0
 	JEQ noflip
@@ -351,6 +363,8 @@ noflip:
 	NORMAL(R9)
 	FRICROW(R8)
 	FRICROW(R9)
+
+solvescatter:
 	VMOVUPD SDXA(SP), Y11
 	SCATTERROWS(Y0, Y1, Y2, OFFA, MASKA, sa0, sa1, sa2, sa3)
 	VMOVUPD SDXB(SP), Y11

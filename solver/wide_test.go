@@ -26,7 +26,8 @@ func TestWideLayout(t *testing.T) {
 		{"iA", unsafe.Offsetof(w.iA), 256}, {"mB", unsafe.Offsetof(w.mB), 288},
 		{"iB", unsafe.Offsetof(w.iB), 320}, {"biasRate", unsafe.Offsetof(w.biasRate), 352},
 		{"massScale", unsafe.Offsetof(w.massScale), 384}, {"impulseScale", unsafe.Offsetof(w.impulseScale), 416},
-		{"pts", unsafe.Offsetof(w.pts), 448}, {"sizeof(wideContact)", unsafe.Sizeof(w), 1088},
+		{"pts", unsafe.Offsetof(w.pts), 448}, {"points", unsafe.Offsetof(w.points), 1088},
+		{"sizeof(wideContact)", unsafe.Sizeof(w), 1120},
 		{"rAx", unsafe.Offsetof(p.rAx), 0}, {"rAy", unsafe.Offsetof(p.rAy), 32},
 		{"rBx", unsafe.Offsetof(p.rBx), 64}, {"rBy", unsafe.Offsetof(p.rBy), 96},
 		{"baseSep", unsafe.Offsetof(p.baseSep), 128}, {"normalMass", unsafe.Offsetof(p.normalMass), 160},
@@ -149,7 +150,8 @@ func TestWideSolveMatchesScalar(t *testing.T) {
 
 // TestWideKernelsMatchReference runs the AVX2 kernels and the Go reference
 // kernels on the same random blocks: they must agree bit for bit, zero signs
-// included, on every stage variant (warm start, solve, relax, flipped).
+// included, on every stage variant (warm start, solve, relax, flipped) and
+// for blocks of one-point and of two-point contacts.
 func TestWideKernelsMatchReference(t *testing.T) {
 	if !wideKernel {
 		t.Skip("no AVX2 kernels on this machine")
@@ -163,6 +165,13 @@ func TestWideKernelsMatchReference(t *testing.T) {
 			s.fillWide(b)
 		}
 		s.setKinematic(0.01)
+		var kinds [3]int
+		for b := range s.blocks {
+			kinds[s.blocks[b].points]++
+		}
+		if kinds[1] == 0 || kinds[2] == 0 {
+			t.Fatalf("seed %d: %d one-point and %d two-point blocks; the test needs both", seed, kinds[1], kinds[2])
+		}
 		for stage := 0; stage < 5; stage++ {
 			b1, b2 := slices.Clone(s.blocks), slices.Clone(s.blocks)
 			r1, r2 := slices.Clone(s.Bodies), slices.Clone(s.Bodies)

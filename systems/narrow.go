@@ -147,7 +147,7 @@ func (p *Physics) collidePair(i int) {
 	}
 	ma, mb := p.material(ia), p.material(ib)
 	p.pairFlags[i] = pairTouching
-	p.pairInfo[i] = pairInfo{link: solver.Link{A: p.row(ia), B: p.row(ib), KindA: a.kind, KindB: b.kind},
+	p.pairInfo[i] = pairInfo{link: solver.Link{A: p.row(ia), B: p.row(ib), KindA: a.kind, KindB: b.kind, Points: uint8(m.Count)},
 		friction:    p.cfg.FrictionMix.Mix(ma.Friction, mb.Friction),
 		restitution: p.cfg.RestitutionMix.Mix(ma.Restitution, mb.Restitution),
 		centerA:     a.xf.P, centerB: b.xf.P}
