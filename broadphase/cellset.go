@@ -228,10 +228,11 @@ func (cs *cellSet) build(boxes []components.AABB, s float64) {
 }
 
 // grow returns s with length n, reallocating only when its capacity is too
-// small (with headroom, so a slowly growing set does not reallocate often).
+// small (at twice n, so a slowly growing set reallocates a logarithmic
+// number of times).
 func grow[T any](s []T, n int) []T {
 	if cap(s) >= n {
 		return s[:n]
 	}
-	return make([]T, n, n+n/4)
+	return make([]T, n, 2*n)
 }

@@ -139,9 +139,11 @@ func prefix(dst, counts []int32) []int32 {
 	return dst
 }
 
+// resize returns s with length n, reallocated at twice that when too small
+// (see systems.resize for why twice).
 func resize[T any](s []T, n int) []T {
 	if cap(s) < n {
-		return make([]T, n, n+n/4)
+		return make([]T, n, 2*n)
 	}
 	return s[:n]
 }

@@ -94,12 +94,14 @@ func (f *frozenRows) disturbed(dst []arche.Entity) []arche.Entity {
 	return dst
 }
 
-// resize returns s with length n, reallocated with a quarter to spare when
-// it is too small, so that buffers growing tick by tick (a wave waking a
-// pile) allocate a logarithmic number of times, not every tick.
+// resize returns s with length n, reallocated at twice that when it is too
+// small, so that buffers growing tick by tick (a wave waking a pile, a rain
+// landing) allocate a logarithmic number of times, and in all at most twice
+// their final size: with a quarter to spare, circle_rain allocated 110 MB
+// over 300 steps, five times its final buffers, and ran 6 GC cycles.
 func resize[T any](s []T, n int) []T {
 	if cap(s) < n {
-		return make([]T, n, n+n/4)
+		return make([]T, n, 2*n)
 	}
 	return s[:n]
 }

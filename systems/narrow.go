@@ -168,10 +168,10 @@ type pairInfo struct {
 func (p *Physics) narrowPhase() {
 	n := len(p.pairs)
 	if cap(p.manifolds) < n {
-		p.manifolds = make([]narrowphase.Manifold, n, n+n/4)
-		p.pairFlags = make([]uint8, n, n+n/4)
-		p.pairEnts = make([][2]arche.Entity, n, n+n/4)
-		p.pairInfo = make([]pairInfo, n, n+n/4)
+		p.manifolds = make([]narrowphase.Manifold, n, 2*n)
+		p.pairFlags = make([]uint8, n, 2*n)
+		p.pairEnts = make([][2]arche.Entity, n, 2*n)
+		p.pairInfo = make([]pairInfo, n, 2*n)
 	}
 	p.manifolds, p.pairFlags, p.pairEnts, p.pairInfo = p.manifolds[:n], p.pairFlags[:n], p.pairEnts[:n], p.pairInfo[:n]
 	p.pool.For(n, 64, &p.narrowTask)
