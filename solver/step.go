@@ -114,13 +114,14 @@ type Solver struct {
 	largeLinks  []int32
 	task        stageTask
 
-	// Wide blocks of the coloured contacts (wide.go), when wideKernel.
+	// Wide blocks of the coloured contacts (wide.go), when wide.
+	wide       bool
 	blocks     []wideContact
 	blockStart []int32 // colour k owns blocks [blockStart[k], blockStart[k+1])
-	blockFirst []int32 // first contact of each block
-	blockEnd   []int32 // end of each block's contacts
+	wideSlot   []int32 // block*4+lane of solver position largeStart+k, -1 for the overflow
 	kinRows    []int32 // kinematic rows touched by the large islands
 	dummyOff   int64   // byte offset of the zero row appended to Bodies
+	rows       int     // len(Bodies) without the zero row
 	wp         wideParams
 }
 
@@ -139,7 +140,15 @@ type Stats struct {
 // BuildIslands computes the islands of the current rows and links, sorts them
 // into the small ones (solved whole), the bodies without contacts and the
 // large ones (coloured), and fills Order, the solver order of the links.
+//
+// When the coloured contacts are solved by the wide kernels, BuildIslands
+// appends a zero row to Bodies for their static sides, and Solve removes it:
+// call Solve after every BuildIslands.
 func (s *Solver) BuildIslands(prm *Params) Stats {
+	if s.wide && len(s.Bodies) == s.rows+1 {
+		s.Bodies = s.Bodies[:s.rows] // BuildIslands again without Solve
+	}
+	s.rows = len(s.Bodies)
 	s.Islands.Build(s.Sims, s.Links)
 	is := &s.Islands
 	s.small, s.free = s.small[:0], s.free[:0]
@@ -195,15 +204,64 @@ func (s *Solver) BuildIslands(prm *Params) Stats {
 		s.Rank[li] = int32(k)
 	}
 	s.Contacts = resize(s.Contacts, len(s.Order))
+	s.wide = wideKernel && len(s.largeLinks) > 0
+	if s.wide {
+		s.layoutWide()
+	}
 	st.Colored = len(s.largeLinks)
 	st.Colors = s.Coloring.Colors()
 	st.Overflow = len(s.Coloring.Overflow)
 	return st
 }
 
+// SetContact stores the prepared contact of Links[li] at its place in the
+// solver order: Contacts[Rank[li]], or its lane of a wide block. Call it
+// for every link after BuildIslands and before Solve; calls for different
+// links may run concurrently. c.Count must not exceed the link's Points
+// when that is 1.
+func (s *Solver) SetContact(li int, c *Contact) {
+	k := s.Rank[li]
+	if s.wide && k >= s.largeStart {
+		if slot := s.wideSlot[k-s.largeStart]; slot >= 0 {
+			w := &s.blocks[slot/lanes]
+			if int64(c.Count) > w.points {
+				panic("solver: SetContact: a two-point contact on a link marked Points 1")
+			}
+			s.setLane(w, int(slot%lanes), c)
+			return
+		}
+	}
+	s.Contacts[k] = *c
+}
+
+// Impulses returns the point count and the accumulated normal and tangent
+// impulses of the contact of Links[li] after Solve, for warm starting.
+func (s *Solver) Impulses(li int) (count int32, normal, tangent [2]float64) {
+	k := s.Rank[li]
+	if s.wide && k >= s.largeStart {
+		if slot := s.wideSlot[k-s.largeStart]; slot >= 0 {
+			w, l := &s.blocks[slot/lanes], int(slot%lanes)
+			count = 2
+			if s.Links[li].Points == 1 {
+				count = 1
+			}
+			for j := range count {
+				normal[j], tangent[j] = w.pts[j].normalImpulse[l], w.pts[j].tangentImpulse[l]
+			}
+			return count, normal, tangent
+		}
+	}
+	c := &s.Contacts[k]
+	for j := range c.Count {
+		normal[j], tangent[j] = c.Points[j].NormalImpulse, c.Points[j].TangentImpulse
+	}
+	return c.Count, normal, tangent
+}
+
 // Solve runs the substeps and restitution: the body rows hold the new
 // velocities and deltas afterwards, and the contacts their accumulated
-// impulses for warm starting. Call BuildIslands and fill Contacts first.
+// impulses for warm starting ([Solver.Impulses]). Call BuildIslands and
+// SetContact first.
 func (s *Solver) Solve(ex Executor, prm *Params) {
 	h := prm.Dt / float64(prm.SubSteps)
 	s.p = stepParams{dt: prm.Dt, h: h, invH: 1 / h, substeps: prm.SubSteps, gravity: prm.Gravity,
@@ -220,6 +278,10 @@ func (s *Solver) Solve(ex Executor, prm *Params) {
 	if len(s.largeBodies) > 0 {
 		s.solveLarge(ex)
 	}
+	if s.wide {
+		s.setKinematic(0)
+		s.Bodies = s.Bodies[:s.rows]
+	}
 }
 
 // solveLarge runs the substeps over the coloured large islands: each stage
@@ -228,13 +290,7 @@ func (s *Solver) Solve(ex Executor, prm *Params) {
 // those of the scalar kernels.
 func (s *Solver) solveLarge(ex Executor) {
 	t := &s.task
-	wide := wideKernel
-	nb := len(s.Bodies)
-	if wide {
-		s.buildWide()
-		t.mode = modeWideFill
-		ex.For(len(s.blocks), 0, t)
-	}
+	wide := s.wide
 	for sub := 0; sub < s.p.substeps; sub++ {
 		elapsed := float64(sub) * s.p.h
 		t.list = s.largeBodies
@@ -248,13 +304,7 @@ func (s *Solver) solveLarge(ex Executor) {
 		ex.For(len(s.largeBodies), 0, t)
 		s.colorStage(ex, modeRelax, elapsed+s.p.h, wide)
 	}
-	if wide {
-		t.mode = modeWideStore
-		ex.For(len(s.blocks), 0, t)
-		s.setKinematic(0)
-		s.Bodies = s.Bodies[:nb]
-	}
-	s.colorStage(ex, modeRestitution, 0, false)
+	s.colorStage(ex, modeRestitution, 0, wide)
 }
 
 func (s *Solver) colorStage(ex Executor, mode int, elapsed float64, wide bool) {
@@ -273,6 +323,8 @@ func (s *Solver) colorStage(ex Executor, mode int, elapsed float64, wide bool) {
 			s.setKinematic(elapsed)
 			s.setWideParams(mode == modeSolve, t.flip)
 			t.mode = modeWideSolve
+		case modeRestitution:
+			t.mode = modeWideRestitution
 		}
 		for k := 0; k+1 < len(s.blockStart); k++ {
 			t.base = int(s.blockStart[k])
@@ -299,10 +351,9 @@ const (
 	modeSolve
 	modeRelax
 	modeRestitution
-	modeWideFill
 	modeWideWarm
 	modeWideSolve
-	modeWideStore
+	modeWideRestitution
 )
 
 // stageTask is the one Task of the solver; its fields select the stage. The
@@ -351,18 +402,12 @@ func (t *stageTask) Run(lo, hi, _ int) {
 		for i := range cs {
 			applyRestitution(&cs[i], s.Bodies, p)
 		}
-	case modeWideFill:
-		for b := lo; b < hi; b++ {
-			s.fillWide(b)
-		}
 	case modeWideWarm:
 		warmWide(s.blocks[t.base+lo:t.base+hi], s.Bodies, &s.wp)
 	case modeWideSolve:
 		solveWide(s.blocks[t.base+lo:t.base+hi], s.Bodies, &s.wp)
-	case modeWideStore:
-		for b := lo; b < hi; b++ {
-			s.storeWide(b)
-		}
+	case modeWideRestitution:
+		restituteWide(s.blocks[t.base+lo:t.base+hi], s.Bodies, p)
 	}
 }
 
@@ -396,12 +441,12 @@ func (c *Contact) Link() Link {
 	return Link{A: c.A, B: c.B, KindA: c.KindA, KindB: c.KindB, Points: uint8(c.Count)}
 }
 
-// Arrange copies contacts prepared in link order (byLink[i] is the contact
-// of Links[i]) into Contacts in solver order. Call it after BuildIslands;
-// it is the simple alternative to preparing each Contacts[k] from
-// Links[Order[k]] directly, as package systems does in parallel.
+// Arrange stores contacts prepared in link order (byLink[i] is the contact
+// of Links[i]) with [Solver.SetContact]. Call it after BuildIslands; it is
+// the simple alternative to preparing and storing each contact directly, as
+// package systems does in parallel.
 func (s *Solver) Arrange(byLink []Contact) {
-	for k, li := range s.Order {
-		s.Contacts[k] = byLink[li]
+	for li := range byLink {
+		s.SetContact(li, &byLink[li])
 	}
 }

@@ -21,8 +21,9 @@ const bodyStride = 64
 // solveContact, in the same order: the results are those of the scalar
 // kernel whatever the grouping (up to the sign of zeros).
 //
-// The field offsets are hard-coded in wide_amd64.s; TestWideLayout checks
-// them.
+// [Solver.SetContact] writes each lane straight from the prepared contact,
+// so a coloured contact never goes through the Contacts array. The field
+// offsets are hard-coded in wide_amd64.s; TestWideLayout checks them.
 type wideContact struct {
 	// offA and offB are the byte offsets of the body rows in Bodies: a
 	// static side, or an empty lane, points at the zero row appended past
@@ -31,12 +32,15 @@ type wideContact struct {
 	// maskA and maskB are -1 where that side is dynamic: only those rows are
 	// written back. Kinematic rows are read, with the delta pose of the
 	// current stage written into them beforehand (see setKinematic).
-	maskA, maskB                      [lanes]int64
-	nx, ny                            [lanes]float64
-	friction                          [lanes]float64
-	mA, iA, mB, iB                    [lanes]float64
-	biasRate, massScale, impulseScale [lanes]float64
-	pts                               [2]widePoint
+	maskA, maskB [lanes]int64
+	// stiff is -1 where a side is static or kinematic: the lane then takes
+	// the stiffer softness of the stage parameters.
+	stiff          [lanes]int64
+	nx, ny         [lanes]float64
+	friction       [lanes]float64
+	mA, iA, mB, iB [lanes]float64
+	restitution    [lanes]float64
+	pts            [2]widePoint
 	// points is 1 when no lane has a second point: the kernels then skip
 	// it (and the point order does not alternate), else 2.
 	points int64
@@ -49,6 +53,7 @@ type widePoint struct {
 	rAx, rAy, rBx, rBy                              [lanes]float64
 	baseSep, normalMass, tangentMass                [lanes]float64
 	normalImpulse, tangentImpulse, maxNormalImpulse [lanes]float64
+	relVel                                          [lanes]float64
 }
 
 // wideParams are the per-stage constants of the wide kernels, as full
@@ -59,13 +64,17 @@ type wideParams struct {
 	// biasMask is all ones (solve) or all zeros (relax): ANDed with the soft
 	// bias and the impulse scale, it turns the soft branch into the relax
 	// branch of solveContact without a second kernel.
-	biasMask [lanes]float64
-	flip     int64 // nonzero: solve point 1 before point 0
+	biasMask                                  [lanes]float64
+	flip                                      [lanes]int64 // flip[0] != 0: solve point 1 before point 0
+	softBiasRate, softMassScale, softImpScale [lanes]float64
+	stiffBiasRate, stiffMassScale             [lanes]float64
+	stiffImpScale                             [lanes]float64
 }
 
 func splat(x float64) [lanes]float64 { return [lanes]float64{x, x, x, x} }
 
-// setWideParams fills the constants of a solve (useBias) or relax stage.
+// setWideParams fills the constants of a warm start, solve (useBias) or
+// relax stage.
 func (s *Solver) setWideParams(useBias, flip bool) {
 	w := &s.wp
 	w.zero, w.one, w.sign = splat(0), splat(1), splat(math.Copysign(0, -1))
@@ -74,33 +83,59 @@ func (s *Solver) setWideParams(useBias, flip bool) {
 	if useBias {
 		w.biasMask = splat(math.Float64frombits(^uint64(0)))
 	}
-	w.flip = 0
+	w.flip = [lanes]int64{}
 	if flip {
-		w.flip = 1
+		w.flip[0] = 1
 	}
+	w.softBiasRate, w.softMassScale, w.softImpScale = splat(s.p.soft.BiasRate), splat(s.p.soft.MassScale), splat(s.p.soft.ImpulseScale)
+	w.stiffBiasRate, w.stiffMassScale, w.stiffImpScale = splat(s.p.stiff.BiasRate), splat(s.p.stiff.MassScale), splat(s.p.stiff.ImpulseScale)
 }
 
-// buildWide lays the colours out in blocks of four: colour k owns blocks
-// [blockStart[k], blockStart[k+1]), its last block padded with empty lanes.
-// It also appends the zero row that static sides read, and lists the
-// kinematic rows the large islands touch.
-func (s *Solver) buildWide() {
+// layoutWide lays the colours out in blocks of four: colour k owns blocks
+// [blockStart[k], blockStart[k+1]), and contact k of the solver order
+// (largeStart <= k) is lane wideSlot[k-largeStart]%4 of block
+// wideSlot[k-largeStart]/4, or solved by the scalar kernels (the overflow)
+// when that is -1. It appends the zero
+// row that static sides read, prepares the padding lanes and the point count
+// of every block, and lists the kinematic rows the large islands touch.
+func (s *Solver) layoutWide() {
 	nb := len(s.Bodies)
 	s.Bodies = append(s.Bodies, BodyState{DQ: components.Identity})
 	s.dummyOff = int64(nb) * bodyStride
 	s.blockStart = s.blockStart[:0]
-	s.blockFirst = s.blockFirst[:0]
-	s.blockEnd = s.blockEnd[:0]
+	s.wideSlot = resize(s.wideSlot, len(s.Order)-int(s.largeStart))
+	for k := range s.wideSlot[:s.colorStart[0]-s.largeStart] {
+		s.wideSlot[k] = -1
+	}
+	nblocks := 0
 	for k := 0; k+1 < len(s.colorStart); k++ {
-		s.blockStart = append(s.blockStart, int32(len(s.blockFirst)))
-		end := s.colorStart[k+1]
-		for c := s.colorStart[k]; c < end; c += lanes {
-			s.blockFirst = append(s.blockFirst, c)
-			s.blockEnd = append(s.blockEnd, min(c+lanes, end))
+		s.blockStart = append(s.blockStart, int32(nblocks))
+		nblocks += int(s.colorStart[k+1]-s.colorStart[k]+lanes-1) / lanes
+	}
+	s.blockStart = append(s.blockStart, int32(nblocks))
+	s.blocks = resize(s.blocks, nblocks)
+	for k := 0; k+1 < len(s.colorStart); k++ {
+		c0, c1 := s.colorStart[k], s.colorStart[k+1]
+		b0 := s.blockStart[k]
+		for c := c0; c < c1; c++ {
+			b := b0 + (c-c0)/lanes
+			s.wideSlot[c-s.largeStart] = b*lanes + (c-c0)%lanes
+			// Two-point contacts come first in a colour (BuildIslands), so
+			// a block is a one-point block if its first contact is.
+			if (c-c0)%lanes == 0 {
+				s.blocks[b].points = 2
+				if s.Links[s.Order[c]].Points == 1 {
+					s.blocks[b].points = 1
+				}
+			}
+		}
+		if pad := (c1 - c0) % lanes; pad != 0 {
+			w := &s.blocks[s.blockStart[k+1]-1]
+			for l := pad; l < lanes; l++ {
+				s.clearLane(w, int(l))
+			}
 		}
 	}
-	s.blockStart = append(s.blockStart, int32(len(s.blockFirst)))
-	s.blocks = resize(s.blocks, len(s.blockFirst))
 	s.kinRows = s.kinRows[:0]
 	for _, li := range s.largeLinks {
 		l := &s.Links[li]
@@ -113,36 +148,48 @@ func (s *Solver) buildWide() {
 	}
 }
 
-// fillWide copies the prepared contacts of block b into its lanes.
-func (s *Solver) fillWide(b int) {
-	w := &s.blocks[b]
-	*w = wideContact{}
-	cs := s.Contacts[s.blockFirst[b]:s.blockEnd[b]]
-	for l := 0; l < lanes; l++ {
-		if l >= len(cs) {
-			w.offA[l], w.offB[l] = s.dummyOff, s.dummyOff
-			continue
-		}
-		c := &cs[l]
-		w.offA[l], w.maskA[l] = s.sideOffset(c.A, c.KindA)
-		w.offB[l], w.maskB[l] = s.sideOffset(c.B, c.KindB)
-		w.nx[l], w.ny[l] = c.Normal.X, c.Normal.Y
-		w.friction[l] = c.Friction
-		w.mA[l], w.iA[l], w.mB[l], w.iB[l] = c.InvMassA, c.InvIA, c.InvMassB, c.InvIB
-		soft := &s.p.soft
-		if c.KindA != KindDynamic || c.KindB != KindDynamic {
-			soft = &s.p.stiff
-		}
-		w.biasRate[l], w.massScale[l], w.impulseScale[l] = soft.BiasRate, soft.MassScale, soft.ImpulseScale
-		w.points = max(w.points, int64(c.Count))
-		for j := int32(0); j < c.Count; j++ {
-			cp, wp := &c.Points[j], &w.pts[j]
-			wp.rAx[l], wp.rAy[l], wp.rBx[l], wp.rBy[l] = cp.RA.X, cp.RA.Y, cp.RB.X, cp.RB.Y
-			wp.baseSep[l], wp.normalMass[l], wp.tangentMass[l] = cp.BaseSeparation, cp.NormalMass, cp.TangentMass
-			wp.normalImpulse[l], wp.tangentImpulse[l] = cp.NormalImpulse, cp.TangentImpulse
-			wp.maxNormalImpulse[l] = cp.MaxNormalImpulse
+// clearLane makes lane l of w an empty lane: both sides on the zero row, no
+// mass, no points.
+func (s *Solver) clearLane(w *wideContact, l int) {
+	w.offA[l], w.offB[l] = s.dummyOff, s.dummyOff
+	w.maskA[l], w.maskB[l], w.stiff[l] = 0, 0, 0
+	w.nx[l], w.ny[l], w.friction[l], w.restitution[l] = 0, 0, 0, 0
+	w.mA[l], w.iA[l], w.mB[l], w.iB[l] = 0, 0, 0, 0
+	for j := range w.pts {
+		s.setPoint(&w.pts[j], l, nil)
+	}
+}
+
+// setLane writes the prepared contact c into lane l of w, every field of
+// the lane, so nothing of an earlier step survives.
+func (s *Solver) setLane(w *wideContact, l int, c *Contact) {
+	w.offA[l], w.maskA[l] = s.sideOffset(c.A, c.KindA)
+	w.offB[l], w.maskB[l] = s.sideOffset(c.B, c.KindB)
+	w.stiff[l] = 0
+	if c.KindA != KindDynamic || c.KindB != KindDynamic {
+		w.stiff[l] = -1
+	}
+	w.nx[l], w.ny[l] = c.Normal.X, c.Normal.Y
+	w.friction[l], w.restitution[l] = c.Friction, c.Restitution
+	w.mA[l], w.iA[l], w.mB[l], w.iB[l] = c.InvMassA, c.InvIA, c.InvMassB, c.InvIB
+	for j := range w.pts {
+		if int32(j) < c.Count {
+			s.setPoint(&w.pts[j], l, &c.Points[j])
+		} else {
+			s.setPoint(&w.pts[j], l, nil)
 		}
 	}
+}
+
+// setPoint writes point cp, or zeros for nil, into lane l of wp.
+func (s *Solver) setPoint(wp *widePoint, l int, cp *ContactPoint) {
+	if cp == nil {
+		cp = &ContactPoint{}
+	}
+	wp.rAx[l], wp.rAy[l], wp.rBx[l], wp.rBy[l] = cp.RA.X, cp.RA.Y, cp.RB.X, cp.RB.Y
+	wp.baseSep[l], wp.normalMass[l], wp.tangentMass[l] = cp.BaseSeparation, cp.NormalMass, cp.TangentMass
+	wp.normalImpulse[l], wp.tangentImpulse[l] = cp.NormalImpulse, cp.TangentImpulse
+	wp.maxNormalImpulse[l], wp.relVel[l] = cp.MaxNormalImpulse, cp.RelativeVelocity
 }
 
 // sideOffset returns the row offset and write mask of one side of a contact.
@@ -156,21 +203,6 @@ func (s *Solver) sideOffset(i int32, k Kind) (int64, int64) {
 	return s.dummyOff, 0
 }
 
-// storeWide copies the impulses of block b back into its contacts, for
-// restitution and warm starting.
-func (s *Solver) storeWide(b int) {
-	w := &s.blocks[b]
-	cs := s.Contacts[s.blockFirst[b]:s.blockEnd[b]]
-	for l := range cs {
-		c := &cs[l]
-		for j := int32(0); j < c.Count; j++ {
-			cp, wp := &c.Points[j], &w.pts[j]
-			cp.NormalImpulse, cp.TangentImpulse = wp.normalImpulse[l], wp.tangentImpulse[l]
-			cp.MaxNormalImpulse = wp.maxNormalImpulse[l]
-		}
-	}
-}
-
 // setKinematic writes into the kinematic rows the delta pose they have at
 // elapsed into the step, exactly as solveContact computes it, so that the
 // wide kernels read kinematic sides like dynamic ones. Call with 0 to leave
@@ -180,6 +212,62 @@ func (s *Solver) setKinematic(elapsed float64) {
 		st := &s.Bodies[i]
 		st.DP = components.Vec2{X: elapsed * st.V.X, Y: elapsed * st.V.Y}
 		st.DQ = components.Rot{C: 1, S: elapsed * st.W}.Normalize()
+	}
+}
+
+// laneContact rebuilds the contact in lane l of w, with both sides read as
+// rows 0 and 1 of a two-row slice (the scalar kernels then read and write
+// the lane's rows exactly as the wide kernels do) and the lane's softness
+// in p.soft.
+func laneContact(w *wideContact, l int, p *stepParams, base *stepParams) Contact {
+	c := Contact{A: 0, B: 1, KindA: KindDynamic, KindB: KindDynamic, Count: int32(w.points),
+		Normal: components.Vec2{X: w.nx[l], Y: w.ny[l]}, Friction: w.friction[l], Restitution: w.restitution[l],
+		InvMassA: w.mA[l], InvIA: w.iA[l], InvMassB: w.mB[l], InvIB: w.iB[l]}
+	for j := range w.pts {
+		wp := &w.pts[j]
+		c.Points[j] = ContactPoint{RA: components.V(wp.rAx[l], wp.rAy[l]), RB: components.V(wp.rBx[l], wp.rBy[l]),
+			BaseSeparation: wp.baseSep[l], NormalMass: wp.normalMass[l], TangentMass: wp.tangentMass[l],
+			NormalImpulse: wp.normalImpulse[l], TangentImpulse: wp.tangentImpulse[l],
+			MaxNormalImpulse: wp.maxNormalImpulse[l], RelativeVelocity: wp.relVel[l]}
+	}
+	*p = *base
+	if w.stiff[l] != 0 {
+		p.soft = base.stiff
+	}
+	return c
+}
+
+// storeLane writes the impulses of c back into lane l of w, and the lane's
+// rows back into bodies where that side is dynamic.
+func storeLane(w *wideContact, l int, c *Contact, pair *[2]BodyState, bodies []BodyState) {
+	for j := range w.pts {
+		wp := &w.pts[j]
+		wp.normalImpulse[l], wp.tangentImpulse[l] = c.Points[j].NormalImpulse, c.Points[j].TangentImpulse
+		wp.maxNormalImpulse[l] = c.Points[j].MaxNormalImpulse
+	}
+	if w.maskA[l] != 0 {
+		bodies[w.offA[l]/bodyStride].V, bodies[w.offA[l]/bodyStride].W = pair[0].V, pair[0].W
+	}
+	if w.maskB[l] != 0 {
+		bodies[w.offB[l]/bodyStride].V, bodies[w.offB[l]/bodyStride].W = pair[1].V, pair[1].W
+	}
+}
+
+// restituteWide applies restitution to the lanes of blocks, lane by lane
+// with the scalar kernel: it runs once a step, and only on bouncy contacts.
+func restituteWide(blocks []wideContact, bodies []BodyState, p *stepParams) {
+	for b := range blocks {
+		w := &blocks[b]
+		for l := 0; l < lanes; l++ {
+			if w.restitution[l] == 0 {
+				continue
+			}
+			var lp stepParams
+			c := laneContact(w, l, &lp, p)
+			pair := [2]BodyState{bodies[w.offA[l]/bodyStride], bodies[w.offB[l]/bodyStride]}
+			applyRestitution(&c, pair[:], &lp)
+			storeLane(w, l, &c, &pair, bodies)
+		}
 	}
 }
 
@@ -215,38 +303,17 @@ func warmWideRef(blocks []wideContact, bodies []BodyState) {
 
 func solveWideRef(blocks []wideContact, bodies []BodyState, prm *wideParams) {
 	useBias := math.Float64bits(prm.biasMask[0]) != 0
+	base := stepParams{invH: prm.invH[0], maxPushOut: -prm.negMaxPushOut[0],
+		soft:  Softness{BiasRate: prm.softBiasRate[0], MassScale: prm.softMassScale[0], ImpulseScale: prm.softImpScale[0]},
+		stiff: Softness{BiasRate: prm.stiffBiasRate[0], MassScale: prm.stiffMassScale[0], ImpulseScale: prm.stiffImpScale[0]}}
 	for b := range blocks {
 		w := &blocks[b]
 		for l := 0; l < lanes; l++ {
-			ra, rb := &bodies[w.offA[l]/bodyStride], &bodies[w.offB[l]/bodyStride]
-			c := Contact{KindA: KindDynamic, KindB: KindDynamic, Count: int32(w.points),
-				Normal: components.Vec2{X: w.nx[l], Y: w.ny[l]}, Friction: w.friction[l],
-				InvMassA: w.mA[l], InvIA: w.iA[l], InvMassB: w.mB[l], InvIB: w.iB[l]}
-			for j := range w.pts {
-				p := &w.pts[j]
-				c.Points[j] = ContactPoint{RA: components.V(p.rAx[l], p.rAy[l]), RB: components.V(p.rBx[l], p.rBy[l]),
-					BaseSeparation: p.baseSep[l], NormalMass: p.normalMass[l], TangentMass: p.tangentMass[l],
-					NormalImpulse: p.normalImpulse[l], TangentImpulse: p.tangentImpulse[l],
-					MaxNormalImpulse: p.maxNormalImpulse[l]}
-			}
-			// Two rows standing for the lane's bodies, read and written by
-			// the scalar kernel with the lane's own softness.
-			pair := [2]BodyState{*ra, *rb}
-			c.A, c.B = 0, 1
-			sp := stepParams{invH: prm.invH[0], maxPushOut: -prm.negMaxPushOut[0],
-				soft: Softness{BiasRate: w.biasRate[l], MassScale: w.massScale[l], ImpulseScale: w.impulseScale[l]}}
-			solveContact(&c, pair[:], &sp, 0, useBias, prm.flip != 0)
-			for j := range w.pts {
-				p := &w.pts[j]
-				p.normalImpulse[l], p.tangentImpulse[l] = c.Points[j].NormalImpulse, c.Points[j].TangentImpulse
-				p.maxNormalImpulse[l] = c.Points[j].MaxNormalImpulse
-			}
-			if w.maskA[l] != 0 {
-				ra.V, ra.W = pair[0].V, pair[0].W
-			}
-			if w.maskB[l] != 0 {
-				rb.V, rb.W = pair[1].V, pair[1].W
-			}
+			var lp stepParams
+			c := laneContact(w, l, &lp, &base)
+			pair := [2]BodyState{bodies[w.offA[l]/bodyStride], bodies[w.offB[l]/bodyStride]}
+			solveContact(&c, pair[:], &lp, 0, useBias, prm.flip[0] != 0)
+			storeLane(w, l, &c, &pair, bodies)
 		}
 	}
 }

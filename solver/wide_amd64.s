@@ -14,20 +14,18 @@
 #define OFFB 32
 #define MASKA 64
 #define MASKB 96
-#define NX 128
-#define NY 160
-#define FRIC 192
-#define MA 224
-#define IA 256
-#define MB 288
-#define IB 320
-#define BIASRATE 352
-#define MASSSCALE 384
-#define IMPSCALE 416
-#define PT0 448
+#define STIFF 128
+#define NX 160
+#define NY 192
+#define FRIC 224
+#define MA 256
+#define IA 288
+#define MB 320
+#define IB 352
+#define PT0 416
 #define PT1 768
-#define POINTS 1088
-#define BLOCK 1120
+#define POINTS 1120
+#define BLOCK 1152
 
 // widePoint offsets.
 #define RAX 0
@@ -49,6 +47,12 @@
 #define PNEGMPO 128
 #define PBIAS 160
 #define PFLIP 192
+#define PSOFTBR 224
+#define PSOFTMS 256
+#define PSOFTIS 288
+#define PSTIFFBR 320
+#define PSTIFFMS 352
+#define PSTIFFIS 384
 
 // Scratch on the stack (hardware SP).
 #define SDPX 0
@@ -61,6 +65,7 @@
 #define SDXB 224
 #define SMS 256
 #define SIS 288
+#define SBR 320
 
 // TRANSPOSE turns the rows r0..r3 (element e of lane l in r_l[e]) into the
 // columns o0..o3 (o_e[l]); it is its own inverse. t0..t3 are clobbered.
@@ -152,7 +157,7 @@
 	VADDPD BASESEP(PT), Y8, Y8; \
 	VCMPPD $0x1e, PZERO(DX), Y8, Y9; \
 	VMULPD PINVH(DX), Y8, Y10; \
-	VMULPD BIASRATE(DI), Y8, Y11; \
+	VMULPD SBR(SP), Y8, Y11; \
 	VMAXPD PNEGMPO(DX), Y11, Y11; \
 	VANDPD PBIAS(DX), Y11, Y11; \
 	VBLENDVPD Y9, Y10, Y11, Y11; \
@@ -307,7 +312,7 @@ warmdone:
 	RET
 
 // func solveWideAVX2(blocks *wideContact, n int, bodies *BodyState, prm *wideParams)
-TEXT ·solveWideAVX2(SB), NOSPLIT, $320-32
+TEXT ·solveWideAVX2(SB), NOSPLIT, $352-32
 	MOVQ blocks+0(FP), DI
 	MOVQ n+8(FP), CX
 	MOVQ bodies+16(FP), SI
@@ -334,14 +339,23 @@ solveloop:
 	VADDPD SDXB(SP), Y8, Y8
 	VMOVUPD Y8, SDPX(SP)
 
-	// Softness of this stage: relax (bias mask 0) uses mass scale 1 and
-	// impulse scale 0 on overlapping points.
+	// Softness of each lane (stiff against static and kinematic sides);
+	// relax (bias mask 0) uses mass scale 1 and impulse scale 0 on
+	// overlapping points.
+	VMOVUPD STIFF(DI), Y8
+	VMOVUPD PSOFTBR(DX), Y9
+	VBLENDVPD Y8, PSTIFFBR(DX), Y9, Y9
+	VMOVUPD Y9, SBR(SP)
+	VMOVUPD PSOFTMS(DX), Y9
+	VBLENDVPD Y8, PSTIFFMS(DX), Y9, Y9
+	VMOVUPD PSOFTIS(DX), Y10
+	VBLENDVPD Y8, PSTIFFIS(DX), Y10, Y10
 	VMOVUPD PBIAS(DX), Y8
-	VMOVUPD PONE(DX), Y9
-	VBLENDVPD Y8, MASSSCALE(DI), Y9, Y9
-	VMOVUPD Y9, SMS(SP)
-	VANDPD IMPSCALE(DI), Y8, Y9
-	VMOVUPD Y9, SIS(SP)
+	VMOVUPD PONE(DX), Y11
+	VBLENDVPD Y8, Y9, Y11, Y11
+	VMOVUPD Y11, SMS(SP)
+	VANDPD Y10, Y8, Y10
+	VMOVUPD Y10, SIS(SP)
 
 	VMOVUPD NX(DI), Y6
 	VMOVUPD NY(DI), Y7

@@ -207,8 +207,9 @@ func (t *prepareTask) Run(lo, hi, _ int) {
 		pi := &p.pairInfo[i]
 		l := pi.link
 		m := &p.manifolds[i]
-		c := &p.s.Contacts[p.s.Rank[k]]
-		*c = solver.Contact{A: l.A, B: l.B, KindA: l.KindA, KindB: l.KindB, Count: int32(m.Count),
+		// Built on the stack and stored once: the coloured contacts go
+		// straight into their lanes of the solver's wide blocks.
+		c := &solver.Contact{A: l.A, B: l.B, KindA: l.KindA, KindB: l.KindB, Count: int32(m.Count),
 			Normal: m.Normal, Friction: pi.friction, Restitution: pi.restitution}
 		if l.KindA == solver.KindDynamic {
 			c.InvMassA, c.InvIA = p.s.Sims[l.A].InvMass, p.s.Sims[l.A].InvInertia
@@ -232,6 +233,7 @@ func (t *prepareTask) Run(lo, hi, _ int) {
 			c.SetPoint(j, mp.P, mp.Separation, pn, pt)
 		}
 		c.Prepare(p.s.Bodies, pi.centerA, pi.centerB)
+		p.s.SetContact(k, c)
 	}
 }
 
@@ -258,14 +260,13 @@ func (t *storeTask) Run(lo, hi, _ int) {
 	p := t.ph
 	entries := p.cache[p.cur].entries
 	for k := lo; k < hi; k++ {
-		c := &p.s.Contacts[p.s.Rank[k]]
+		count, normal, tangent := p.s.Impulses(k)
 		i := p.touching[k]
 		ents, m := &p.pairEnts[i], &p.manifolds[i]
 		e := &entries[k]
-		*e = cachedContact{a: ents[0], b: ents[1], count: c.Count}
-		for j := int32(0); j < c.Count; j++ {
-			cp := &c.Points[j]
-			e.ids[j], e.normal[j], e.tangent[j] = m.Points[j].ID, cp.NormalImpulse, cp.TangentImpulse
+		*e = cachedContact{a: ents[0], b: ents[1], count: count}
+		for j := int32(0); j < count; j++ {
+			e.ids[j], e.normal[j], e.tangent[j] = m.Points[j].ID, normal[j], tangent[j]
 		}
 	}
 }
