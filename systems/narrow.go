@@ -129,11 +129,14 @@ func (p *Physics) collidePair(i int) {
 	if a.sleeping || b.sleeping {
 		margin += p.cfg.Dt * closing
 	}
-	m := &p.manifolds[i]
-	*m = narrowphase.Collide(a.shapeOf(), a.xf, b.shapeOf(), b.xf, margin)
-	if m.Count == 0 {
+	// Only pairs with points keep their manifold (the others' slots are
+	// never read): most candidates of a pile do not touch, and writing 88
+	// bytes for each was a fifth of the narrow phase's memory traffic.
+	mf := narrowphase.Collide(a.shapeOf(), a.xf, b.shapeOf(), b.xf, margin)
+	if mf.Count == 0 {
 		return
 	}
+	p.manifolds[i] = mf
 	p.pairEnts[i] = [2]arche.Entity{p.entity(ia), p.entity(ib)}
 	if a.sleeping || b.sleeping {
 		// A dynamic body, or a kinematic body that moves, wakes a sleeping
@@ -147,7 +150,7 @@ func (p *Physics) collidePair(i int) {
 	}
 	ma, mb := p.material(ia), p.material(ib)
 	p.pairFlags[i] = pairTouching
-	p.pairInfo[i] = pairInfo{link: solver.Link{A: p.row(ia), B: p.row(ib), KindA: a.kind, KindB: b.kind, Points: uint8(m.Count)},
+	p.pairInfo[i] = pairInfo{link: solver.Link{A: p.row(ia), B: p.row(ib), KindA: a.kind, KindB: b.kind, Points: uint8(mf.Count)},
 		friction:    p.cfg.FrictionMix.Mix(ma.Friction, mb.Friction),
 		restitution: p.cfg.RestitutionMix.Mix(ma.Restitution, mb.Restitution),
 		centerA:     a.xf.P, centerB: b.xf.P}
