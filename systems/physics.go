@@ -164,8 +164,6 @@ func (p *Physics) Update(w *arche.World) {
 	if w != p.world {
 		panic("tumble: Physics.Update on a world it was not initialised with")
 	}
-	p.pool.warm(true)
-	defer p.pool.warm(false)
 	prof := p.profile.Get()
 	*prof = ecs.Profile{}
 	t0 := time.Now()

@@ -17,8 +17,7 @@ import (
 // microseconds on a VM, so without the spin the second worker joined a
 // colour too late to help and 2 workers ran no faster than 1 (measured on
 // large_pyramid). Between steps (16 ms in a game) the workers park. The spin
-// yields to the Go scheduler every 1024 polls. Within a step the helpers do
-// not park at all (see pool.warm).
+// yields to the Go scheduler every 1024 polls.
 const spinFor = 100 * time.Microsecond
 
 // helper is the state of one worker goroutine besides the caller, padded to
@@ -85,7 +84,6 @@ type pool struct {
 	workers int
 	helpers []helper
 	quit    atomic.Bool
-	hot     atomic.Bool // inside a step: helpers poll, never park (warm)
 	claims  []claimLine
 
 	// The current job, written by the caller before job is stored.
@@ -165,7 +163,7 @@ func (p *pool) waitJob(h *helper, seen uint64) uint64 {
 				return j
 			}
 			if k&1023 == 0 {
-				if time.Since(start) > spinFor && !p.hot.Load() {
+				if time.Since(start) > spinFor {
 					break
 				}
 				runtime.Gosched()
@@ -292,24 +290,6 @@ func (p *pool) For(n, grain int, t solver.Task) {
 		}
 	}
 	p.task = nil
-}
-
-// warm(true) wakes the parked helpers and keeps them polling, yielding to
-// the scheduler, until warm(false): Update calls it around a step. The
-// serial stages (gather, islands: 0.3 ms each on large_pyramid) outlast
-// spinFor, and a helper parked during one joined the next parallel stage
-// tens of microseconds late, by when the caller had taken its pieces: the
-// broad phase ran no faster on 2 workers than on 1.
-func (p *pool) warm(on bool) {
-	p.hot.Store(on)
-	if !on {
-		return
-	}
-	for i := range p.helpers {
-		if h := &p.helpers[i]; h.parked.CompareAndSwap(true, false) {
-			h.wake <- struct{}{}
-		}
-	}
 }
 
 // close stops the worker goroutines.
