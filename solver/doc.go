@@ -23,11 +23,24 @@
 // # Data flow
 //
 // The caller (package systems) fills [Solver.Bodies], [Solver.Sims] and
-// [Solver.Contacts] each tick, calls [Solver.Step], and reads back
-// [BodyState] deltas and the contact impulses. Islands ([Islands]) are built
+// [Solver.Links] each tick, calls [Solver.BuildIslands], stores each prepared
+// contact with [Solver.SetContact], calls [Solver.Solve], and reads back the
+// [BodyState] deltas and the contact impulses ([Solver.Impulses]). Islands ([Islands]) are built
 // from the touching contacts; islands with at least
 // [Params.LargeIslandContacts] contacts are coloured so that every worker can
 // share them, the rest are solved whole, one island per task.
+//
+// # Wide contacts
+//
+// On x86-64 CPUs with AVX2, the coloured contacts are stored four to a block,
+// field by field, and the warm start, solve and relax stages run in assembly
+// on one contact per float64 lane (wide.go, wide_amd64.s; Box2D v3 does the
+// same with b2ContactConstraintSIMD). Each lane performs the scalar kernel's
+// operations in the same order, so the results are those of the scalar path
+// up to the sign of zeros. Contacts reach their lanes through
+// [Solver.SetContact], and their impulses are read back with
+// [Solver.Impulses]; without AVX2, or with the purego build tag, they go
+// through Contacts and the scalar kernels.
 //
 // # Concurrency
 //

@@ -212,6 +212,8 @@
 	APPLY(PT)
 
 // WARM applies the accumulated impulses of point PT (Y12 holds -nx).
+// warmStart adds (-m) P where APPLY subtracts m P: the same bits, as IEEE
+// defines a - b as a + (-b).
 #define WARM(PT) \
 	VMOVUPD NIMP(PT), Y13; \
 	VMOVUPD TIMP(PT), Y14; \
@@ -221,26 +223,7 @@
 	VMULPD Y7, Y13, Y9; \
 	VMULPD Y12, Y14, Y10; \
 	VADDPD Y10, Y9, Y9; \
-	VMOVUPD MA(DI), Y15; \
-	VXORPD PSIGN(DX), Y15, Y15; \
-	VMULPD Y15, Y8, Y10; \
-	VADDPD Y10, Y0, Y0; \
-	VMULPD Y15, Y9, Y10; \
-	VADDPD Y10, Y1, Y1; \
-	VMULPD RAX(PT), Y9, Y10; \
-	VMULPD RAY(PT), Y8, Y11; \
-	VSUBPD Y11, Y10, Y10; \
-	VMULPD IA(DI), Y10, Y10; \
-	VSUBPD Y10, Y2, Y2; \
-	VMULPD MB(DI), Y8, Y10; \
-	VADDPD Y10, Y3, Y3; \
-	VMULPD MB(DI), Y9, Y10; \
-	VADDPD Y10, Y4, Y4; \
-	VMULPD RBX(PT), Y9, Y10; \
-	VMULPD RBY(PT), Y8, Y11; \
-	VSUBPD Y11, Y10, Y10; \
-	VMULPD IB(DI), Y10, Y10; \
-	VADDPD Y10, Y5, Y5
+	APPLY(PT)
 
 // GATHERV loads the velocities of both sides: (Y0, Y1, Y2) for A and
 // (Y3, Y4, Y5) for B, and their x deltas into the SDXA and SDXB slots.
