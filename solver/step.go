@@ -80,9 +80,11 @@ type Link struct {
 
 // Solver holds the rows of one step and the scratch that stays warm between
 // steps. Each step: fill Bodies, Sims and Links (one per touching contact),
-// call BuildIslands, fill Contacts in solver order (Contacts[k] is the
-// contact of Links[Order[k]], and Contacts[Rank[i]] that of Links[i]), call
-// Solve.
+// call BuildIslands, store the prepared contact of every link with
+// SetContact (or Arrange), call Solve, and read the impulses back with
+// Impulses. Contacts holds the contacts solved by the scalar kernels, in
+// solver order (Contacts[k] is the contact of Links[Order[k]]); coloured
+// contacts solved by the wide kernels live in their lanes instead.
 //
 // The solver order puts the contacts of each island solved whole next to
 // each other, then the contacts of the large islands colour by colour, so
@@ -94,7 +96,8 @@ type Solver struct {
 	Sims   []BodySim
 	Links  []Link
 	Order  []int32
-	// Rank is the inverse of Order: Links[i] is solved as Contacts[Rank[i]].
+	// Rank is the inverse of Order: Links[i] is contact Rank[i] of the
+	// solver order, or -1 if it has no dynamic side (it is not solved).
 	// Filling the contacts in link order through Rank reads the caller's
 	// per-pair data front to back, where Order would jump through it.
 	Rank     []int32
@@ -120,8 +123,7 @@ type Solver struct {
 	blockStart []int32 // colour k owns blocks [blockStart[k], blockStart[k+1])
 	wideSlot   []int32 // block*4+lane of solver position largeStart+k, -1 for the overflow
 	kinRows    []int32 // kinematic rows touched by the large islands
-	dummyOff   int64   // byte offset of the zero row appended to Bodies
-	rows       int     // len(Bodies) without the zero row
+	dummyOff   int64   // byte offset of the zero row Solve appends to Bodies
 	wp         wideParams
 }
 
@@ -140,15 +142,7 @@ type Stats struct {
 // BuildIslands computes the islands of the current rows and links, sorts them
 // into the small ones (solved whole), the bodies without contacts and the
 // large ones (coloured), and fills Order, the solver order of the links.
-//
-// When the coloured contacts are solved by the wide kernels, BuildIslands
-// appends a zero row to Bodies for their static sides, and Solve removes it:
-// call Solve after every BuildIslands.
 func (s *Solver) BuildIslands(prm *Params) Stats {
-	if s.wide && len(s.Bodies) == s.rows+1 {
-		s.Bodies = s.Bodies[:s.rows] // BuildIslands again without Solve
-	}
-	s.rows = len(s.Bodies)
 	s.Islands.Build(s.Sims, s.Links)
 	is := &s.Islands
 	s.small, s.free = s.small[:0], s.free[:0]
@@ -199,7 +193,10 @@ func (s *Solver) BuildIslands(prm *Params) Stats {
 		}
 	}
 	s.colorStart = append(s.colorStart, int32(len(s.Order)))
-	s.Rank = resize(s.Rank, len(s.Order))
+	s.Rank = resize(s.Rank, len(s.Links))
+	for i := range s.Rank {
+		s.Rank[i] = -1
+	}
 	for k, li := range s.Order {
 		s.Rank[li] = int32(k)
 	}
@@ -217,17 +214,20 @@ func (s *Solver) BuildIslands(prm *Params) Stats {
 // SetContact stores the prepared contact of Links[li] at its place in the
 // solver order: Contacts[Rank[li]], or its lane of a wide block. Call it
 // for every link after BuildIslands and before Solve; calls for different
-// links may run concurrently. c.Count must not exceed the link's Points
-// when that is 1.
+// links may run concurrently. A link that has Points set must have that
+// many points in c. Links with no dynamic side are not solved and are
+// ignored.
 func (s *Solver) SetContact(li int, c *Contact) {
 	k := s.Rank[li]
+	if k < 0 {
+		return
+	}
+	if p := s.Links[li].Points; p != 0 && int32(p) != c.Count {
+		panic("solver: SetContact: the contact's Count differs from its link's Points")
+	}
 	if s.wide && k >= s.largeStart {
 		if slot := s.wideSlot[k-s.largeStart]; slot >= 0 {
-			w := &s.blocks[slot/lanes]
-			if int64(c.Count) > w.points {
-				panic("solver: SetContact: a two-point contact on a link marked Points 1")
-			}
-			s.setLane(w, int(slot%lanes), c)
+			s.setLane(&s.blocks[slot/lanes], int(slot%lanes), c)
 			return
 		}
 	}
@@ -235,9 +235,14 @@ func (s *Solver) SetContact(li int, c *Contact) {
 }
 
 // Impulses returns the point count and the accumulated normal and tangent
-// impulses of the contact of Links[li] after Solve, for warm starting.
+// impulses of the contact of Links[li] after Solve, for warm starting. A
+// coloured contact whose link left Points at 0 reports 2 points, the second
+// with zero impulses if it had one; a link that is not solved reports none.
 func (s *Solver) Impulses(li int) (count int32, normal, tangent [2]float64) {
 	k := s.Rank[li]
+	if k < 0 {
+		return 0, normal, tangent
+	}
 	if s.wide && k >= s.largeStart {
 		if slot := s.wideSlot[k-s.largeStart]; slot >= 0 {
 			w, l := &s.blocks[slot/lanes], int(slot%lanes)
@@ -275,12 +280,18 @@ func (s *Solver) Solve(ex Executor, prm *Params) {
 	t.mode = modeFree
 	t.list = s.free
 	ex.For(len(s.free), 256, t)
+	if s.wide {
+		// The zero row that static sides of the wide blocks read, at the
+		// offset layoutWide gave them.
+		s.Bodies = append(s.Bodies[:len(s.Sims)], BodyState{DQ: components.Identity})
+		s.checkLanes()
+	}
 	if len(s.largeBodies) > 0 {
 		s.solveLarge(ex)
 	}
 	if s.wide {
 		s.setKinematic(0)
-		s.Bodies = s.Bodies[:s.rows]
+		s.Bodies = s.Bodies[:len(s.Sims)]
 	}
 }
 

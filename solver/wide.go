@@ -2,6 +2,7 @@ package solver
 
 import (
 	"math"
+	"slices"
 
 	"github.com/tumble2d/tumble/components"
 )
@@ -95,13 +96,11 @@ func (s *Solver) setWideParams(useBias, flip bool) {
 // [blockStart[k], blockStart[k+1]), and contact k of the solver order
 // (largeStart <= k) is lane wideSlot[k-largeStart]%4 of block
 // wideSlot[k-largeStart]/4, or solved by the scalar kernels (the overflow)
-// when that is -1. It appends the zero
-// row that static sides read, prepares the padding lanes and the point count
-// of every block, and lists the kinematic rows the large islands touch.
+// when that is -1. Static sides read the zero row that Solve appends after
+// the last body. It prepares the padding lanes and the point count of every
+// block, and lists the kinematic rows the large islands touch.
 func (s *Solver) layoutWide() {
-	nb := len(s.Bodies)
-	s.Bodies = append(s.Bodies, BodyState{DQ: components.Identity})
-	s.dummyOff = int64(nb) * bodyStride
+	s.dummyOff = int64(len(s.Sims)) * bodyStride
 	s.blockStart = s.blockStart[:0]
 	s.wideSlot = resize(s.wideSlot, len(s.Order)-int(s.largeStart))
 	for k := range s.wideSlot[:s.colorStart[0]-s.largeStart] {
@@ -144,6 +143,23 @@ func (s *Solver) layoutWide() {
 		}
 		if l.KindB == KindKinematic {
 			s.kinRows = append(s.kinRows, l.B)
+		}
+	}
+	slices.Sort(s.kinRows)
+	s.kinRows = slices.Compact(s.kinRows)
+}
+
+// checkLanes panics if a lane addresses a row outside Bodies: the kernels
+// do not check bounds, and a lane left from an earlier step (SetContact not
+// called for every link) could address a row that is gone.
+func (s *Solver) checkLanes() {
+	limit := uint64(len(s.Bodies)) * bodyStride
+	for b := range s.blocks {
+		w := &s.blocks[b]
+		for l := 0; l < lanes; l++ {
+			if uint64(w.offA[l]) >= limit || uint64(w.offB[l]) >= limit {
+				panic("solver: a wide lane addresses a row outside Bodies: call SetContact for every link")
+			}
 		}
 	}
 }
@@ -205,8 +221,8 @@ func (s *Solver) sideOffset(i int32, k Kind) (int64, int64) {
 
 // setKinematic writes into the kinematic rows the delta pose they have at
 // elapsed into the step, exactly as solveContact computes it, so that the
-// wide kernels read kinematic sides like dynamic ones. Call with 0 to leave
-// the rows as gathered.
+// wide kernels read kinematic sides like dynamic ones. Solve calls it with
+// 0 at the end (no delta; nothing reads kinematic deltas after the solve).
 func (s *Solver) setKinematic(elapsed float64) {
 	for _, i := range s.kinRows {
 		st := &s.Bodies[i]

@@ -6,8 +6,10 @@
 // lane l of every vector belonging to contact l of a wideContact block. Each
 // lane performs the operations of solveContact and warmStart in their order,
 // with no fused multiply-add, so a lane's result is the scalar one; max and
-// min are VMAXPD/VMINPD, whose rule (first operand if strictly greater, or
-// less, else the second) is that of maxf and minf.
+// min are VMAXPD/VMINPD, whose rule (Intel's first source if strictly
+// greater, or less, else the second) is that of maxf(a, b) and minf(a, b)
+// with a as Intel's first source, which Go's reversed operand order writes
+// second: VMAXPD b, a, dst.
 //
 // wideContact offsets (checked by TestWideLayout).
 #define OFFA 0
@@ -188,7 +190,7 @@
 	VMULPD Y7, Y15, Y9; \
 	APPLY(PT)
 
-// FRICTION solves the friction row of point PT (tangent (ny, -nx)).
+// FRICROW solves the friction row of point PT (tangent (ny, -nx)).
 #define FRICROW(PT) \
 	RELVEL(PT); \
 	VXORPD PSIGN(DX), Y6, Y12; \
@@ -235,7 +237,7 @@
 	TRANSPOSE(Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15, Y3, Y4, Y5, Y8); \
 	VMOVUPD Y8, SDXB(SP)
 
-// SCATTER writes (vx, vy, w, dx) of one side back to the rows of the
+// SCATTERROWS writes (vx, vy, w, dx) of one side back to the rows of the
 // dynamic lanes; the x delta is written back unchanged.
 #define SCATTERROWS(vx, vy, w, offs, masks, l0, l1, l2, l3) \
 	TRANSPOSE(vx, vy, w, Y11, Y12, Y13, Y14, Y15, Y8, Y9, Y10, Y11); \
@@ -261,7 +263,7 @@ l2: \
 l3:
 
 // func warmWideAVX2(blocks *wideContact, n int, bodies *BodyState, prm *wideParams)
-TEXT ·warmWideAVX2(SB), NOSPLIT, $320-32
+TEXT ·warmWideAVX2(SB), NOSPLIT, $256-32
 	MOVQ blocks+0(FP), DI
 	MOVQ n+8(FP), CX
 	MOVQ bodies+16(FP), SI

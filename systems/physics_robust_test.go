@@ -230,3 +230,39 @@ func TestPhysicsNoTunnelling(t *testing.T) {
 		}
 	}
 }
+
+// TestPhysicsColouredIslandGainsABody: a coloured island (solved by the wide
+// kernels where the CPU has AVX2), then a tick with exactly one more awake
+// body. The solver's zero row for static sides once sat at the old body
+// count, so one more body became that row: the new body was lost from the
+// step and the sleep stage indexed past the rows. Now the new ball falls
+// like a free body, and the stack keeps its 8 boxes at rest on the ground.
+func TestPhysicsColouredIslandGainsABody(t *testing.T) {
+	for _, workers := range []int{1, 2} {
+		s := newSim(t, func(c *systems.Config) { c.Workers = workers; c.LargeIslandContacts = 4 })
+		s.add(ground())
+		var boxes []arche.Entity
+		for i := 0; i < 8; i++ {
+			boxes = append(boxes, s.add(dynBox(float64(i)-4, 0.5, 0.5, 0.5)))
+		}
+		s.run(2)
+		if c := s.profile().Colored; c == 0 {
+			t.Fatalf("workers %d: the row of boxes was not coloured (profile %+v)", workers, s.profile())
+		}
+		ball := s.add(dynCircle(10, 5, 0.5))
+		s.run(1)
+		if got := s.profile().Bodies; got != 9 {
+			t.Errorf("workers %d: %d moving bodies in the step, want 9", workers, got)
+		}
+		// One tick of free fall from rest: v = g dt.
+		if v := s.v(ball).Lin.Y; math.Abs(v-(-10.0/60)) > 1e-12 {
+			t.Errorf("workers %d: ball vy = %.15g after one tick, want %.15g", workers, v, -10.0/60)
+		}
+		s.run(30)
+		for i, b := range boxes {
+			if p := s.pos(b); math.Abs(p.Y-0.5) > 0.01 || math.Abs(p.X-(float64(i)-4)) > 0.01 {
+				t.Errorf("workers %d: box %d at %v, want (%d, 0.5)", workers, i, p, i-4)
+			}
+		}
+	}
+}
