@@ -15,6 +15,9 @@ type Coloring struct {
 	Start    []int32
 	List     []int32
 	Overflow []int32
+	// Kinematic lists the kinematic rows the contacts touch, once per
+	// contact side (so with repeats), in list order.
+	Kinematic []int32
 
 	used  []uint64 // per body row: colours taken
 	color []int8   // per listed contact
@@ -44,9 +47,16 @@ func (g *Coloring) Build(links []Link, list []int32, numBodies int) {
 	g.color = resize(g.color, len(list))
 	g.count = [maxColors + 1]int32{}
 	g.Overflow = g.Overflow[:0]
+	g.Kinematic = g.Kinematic[:0]
 	colors := 0
 	for k, ci := range list {
 		c := &links[ci]
+		if c.KindA == KindKinematic {
+			g.Kinematic = append(g.Kinematic, c.A)
+		}
+		if c.KindB == KindKinematic {
+			g.Kinematic = append(g.Kinematic, c.B)
+		}
 		var mask uint64
 		if c.KindA == KindDynamic {
 			mask |= g.used[c.A]

@@ -227,7 +227,7 @@ func (s *Solver) SetContact(li int, c *Contact) {
 	}
 	if s.wide && k >= s.largeStart {
 		if slot := s.wideSlot[k-s.largeStart]; slot >= 0 {
-			s.setLane(&s.blocks[slot/lanes], int(slot%lanes), c)
+			s.setLane(&s.blocks[slot/lanes], int(slot%lanes), c, s.Links[li].Points)
 			return
 		}
 	}
