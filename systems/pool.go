@@ -14,11 +14,18 @@ import (
 // spinFor is how long an idle worker keeps polling for the next job before
 // it parks. A step hands out about a hundred short jobs (one per colour and
 // stage, 10-100 us each); waking a parked goroutine costs tens of
-// microseconds on a VM, so without the spin the second worker joined a
-// colour too late to help and 2 workers ran no faster than 1 (measured on
-// large_pyramid). Between steps (16 ms in a game) the workers park. The spin
-// yields to the Go scheduler every 1024 polls.
-const spinFor = 100 * time.Microsecond
+// microseconds on a VM, and on a busy host, where the hypervisor must first
+// wake the idle virtual CPU, up to milliseconds. Without the spin the second
+// worker joined a colour too late to help and 2 workers ran no faster than 1
+// (measured on large_pyramid). 1 ms outlasts the serial stages (gather,
+// islands), so within a step the helpers do not park; between steps (16 ms
+// in a game) they do. Every 1024 polls the spin yields to the Go scheduler
+// and to the operating system (osYield), so a polling helper gives its core
+// to any other process that wants it: with another process loading the
+// machine, tumbler on 2 workers ran 3.5-3.7 ms/step this way against 4.2-4.3
+// with a 100 us spin that only yielded to Go, and polling for the whole step
+// without the OS yield had made it 6.6.
+const spinFor = 1000 * time.Microsecond
 
 // helper is the state of one worker goroutine besides the caller, padded to
 // its own cache line so that polling does not slow the others.
@@ -167,6 +174,7 @@ func (p *pool) waitJob(h *helper, seen uint64) uint64 {
 					break
 				}
 				runtime.Gosched()
+				osYield()
 			}
 		}
 		// Park. The caller wakes parked helpers after storing the job, so
@@ -292,14 +300,10 @@ func (p *pool) For(n, grain int, t solver.Task) {
 	p.task = nil
 }
 
-// prewake wakes the parked helpers without giving them a job: called when
-// a short serial step precedes a parallel stage, it overlaps their wake-up
-// (tens of microseconds on a VM) with that step. A helper parked during the
-// serial gather otherwise joined the broad phase after the caller had taken
-// its pieces, and the broad phase ran no faster on 2 workers than on 1.
-// Keeping the helpers polling through the whole step did the same on an
-// idle machine, but with another process on the machine they stole the
-// caller's core during the serial stages (tumbler 4.5 -> 6.6 ms/step).
+// prewake wakes the parked helpers without giving them a job. The broad
+// phase calls it before rebuilding the grid, so that helpers parked between
+// steps (a game's frame is longer than spinFor) wake during the rebuild
+// instead of joining the broad phase after the caller has taken its pieces.
 func (p *pool) prewake() {
 	for i := range p.helpers {
 		if h := &p.helpers[i]; h.parked.CompareAndSwap(true, false) {
