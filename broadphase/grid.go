@@ -19,6 +19,7 @@ type Grid struct {
 	cellSize float64 // fixed base cell side, or <= 0 for automatic
 
 	moving []components.AABB
+	reach  []components.AABB // query boxes against the frozen set, or nil for moving
 	mov    cellSet
 	frz    cellSet
 	frozen []components.AABB // own copy, to rebuild at a new scale
@@ -66,7 +67,21 @@ func (g *Grid) SetFrozen(boxes []components.AABB) {
 // reads the query boxes from it) until the next Update, so the caller must
 // not change it before then.
 func (g *Grid) Update(moving []components.AABB) {
-	g.moving = moving
+	g.UpdateReach(moving, nil)
+}
+
+// UpdateReach is Update with separate boxes for the queries against the
+// frozen set: moving box i meets frozen boxes with reach[i] (len(reach) must
+// be len(moving)), and other moving boxes with moving[i]. The engine grows
+// reach twice as far as moving, so that a sleeping body is found, and woken,
+// a step before anything can reach it, while moving bodies only meet the
+// neighbours they can touch this step. nil reach is Update. The grid keeps
+// a reference to both until the next update.
+func (g *Grid) UpdateReach(moving, reach []components.AABB) {
+	if reach != nil && len(reach) != len(moving) {
+		panic("broadphase: UpdateReach: reach and moving differ in length")
+	}
+	g.moving, g.reach = moving, reach
 	s := g.cellSize
 	if s <= 0 {
 		s, g.sample = autoCellSize(moving, g.sample)
@@ -92,8 +107,8 @@ func (g *Grid) NumMoving() int { return len(g.moving) }
 // moving box in [lo, hi), sorted by (A, B) ascending, without duplicates,
 // and returns the extended slice. lo and hi are clamped to [0, NumMoving()].
 // The pairs are exactly those a brute-force Overlaps test over all
-// moving-moving (i < j) and moving-frozen combinations gives, whatever the
-// cell size; so concatenating the results for consecutive ranges gives the
+// moving-moving (i < j) and moving-frozen combinations gives (with the reach
+// boxes of UpdateReach for the latter), whatever the cell size; so concatenating the results for consecutive ranges gives the
 // global sorted list. It only reads the grid: calls with disjoint ranges
 // and their own dst may run concurrently after Update. Sorting and dedup
 // happen in place at the end of dst, so no other scratch space is needed.
@@ -103,23 +118,31 @@ func (g *Grid) PairsRange(lo, hi int, dst []Pair) []Pair {
 	hi = min(hi, n)
 	add := int32(n)
 	for i := lo; i < hi; i++ {
-		a := &g.moving[i]
-		if a.Min.X != a.Min.X || a.Min.Y != a.Min.Y || a.Max.X != a.Max.X || a.Max.Y != a.Max.Y {
-			continue // NaN overlaps nothing
+		a, q := &g.moving[i], &g.moving[i]
+		if g.reach != nil {
+			q = &g.reach[i]
 		}
 		A := int32(i)
 		start := len(dst)
-		for k := range g.mov.classes {
-			dst = g.mov.queryClass(&g.mov.classes[k], a, A, A+1, 0, dst)
+		if !hasNaN(a) { // NaN overlaps nothing
+			for k := range g.mov.classes {
+				dst = g.mov.queryClass(&g.mov.classes[k], a, A, A+1, 0, dst)
+			}
 		}
-		for k := range g.frz.classes {
-			dst = g.frz.queryClass(&g.frz.classes[k], a, A, 0, add, dst)
+		if !hasNaN(q) {
+			for k := range g.frz.classes {
+				dst = g.frz.queryClass(&g.frz.classes[k], q, A, 0, add, dst)
+			}
 		}
 		if len(dst)-start > 1 {
 			dst = dst[:start+len(sortDedup(dst[start:]))]
 		}
 	}
 	return dst
+}
+
+func hasNaN(b *components.AABB) bool {
+	return b.Min.X != b.Min.X || b.Min.Y != b.Min.Y || b.Max.X != b.Max.X || b.Max.Y != b.Max.Y
 }
 
 // FindPairs is Update(moving) followed by PairsRange(0, len(moving), dst[:0]).

@@ -72,6 +72,41 @@ func TestMatchesBruteForce(t *testing.T) {
 	}
 }
 
+// TestReachMatchesBruteForce: with UpdateReach, moving pairs follow the
+// moving boxes and frozen pairs the reach boxes: each reach box is its
+// moving box grown by a random amount up to 3 m per side (a NaN reach box
+// meets no frozen box; a NaN moving box still reaches the frozen set through
+// a finite reach box), against the brute force, for every cell size and a
+// range split.
+func TestReachMatchesBruteForce(t *testing.T) {
+	for _, sc := range testScenes() {
+		r := rand.New(rand.NewPCG(uint64(len(sc.moving)), 9))
+		reach := make([]components.AABB, len(sc.moving))
+		for i, b := range sc.moving {
+			g := 3 * r.Float64()
+			reach[i] = components.AABB{Min: components.V(b.Min.X-g, b.Min.Y-g), Max: components.V(b.Max.X+g, b.Max.Y+g)}
+			if hasNaN(&b) {
+				reach[i] = boxAt(0, 0, 1, 1)
+			}
+		}
+		if len(reach) > 3 {
+			reach[3].Min.X = math.NaN()
+		}
+		want := bruteReachPairs(sc.moving, reach, sc.frozen)
+		for _, cs := range testCellSizes {
+			g := NewGrid(cs)
+			g.SetFrozen(sc.frozen)
+			g.UpdateReach(sc.moving, reach)
+			n := len(sc.moving)
+			got := g.PairsRange(0, n/2, nil)
+			got = g.PairsRange(n/2, n, got)
+			if !slices.Equal(got, want) {
+				t.Fatalf("%s cell %v: %s", sc.name, cs, diff(got, want))
+			}
+		}
+	}
+}
+
 // TestExtremeCellSizes checks cell sizes whose inverses under- or overflow.
 func TestExtremeCellSizes(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 5))

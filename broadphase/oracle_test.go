@@ -10,6 +10,12 @@ import (
 // brutePairs is the reference: every moving-moving (i < j) and
 // moving-frozen pair whose boxes Overlap, in (A, B) order.
 func brutePairs(moving, frozen []components.AABB) []Pair {
+	return bruteReachPairs(moving, moving, frozen)
+}
+
+// bruteReachPairs is the reference of UpdateReach: moving-moving pairs by
+// the moving boxes, moving-frozen pairs by the reach boxes.
+func bruteReachPairs(moving, reach, frozen []components.AABB) []Pair {
 	var out []Pair
 	n := len(moving)
 	for i := range moving {
@@ -19,7 +25,7 @@ func brutePairs(moving, frozen []components.AABB) []Pair {
 			}
 		}
 		for k := range frozen {
-			if moving[i].Overlaps(frozen[k]) {
+			if reach[i].Overlaps(frozen[k]) {
 				out = append(out, Pair{int32(i), int32(n + k)})
 			}
 		}

@@ -197,7 +197,7 @@ func check(t *components.Transform, v *components.Velocity, s *components.Shape,
 // again so that the woken bodies are simulated this tick.
 func (p *Physics) gather(w *arche.World) (woke bool) {
 	p.errs = p.errs[:0]
-	p.ents, p.proxies, p.mats, p.aabbs = p.ents[:0], p.proxies[:0], p.mats[:0], p.aabbs[:0]
+	p.ents, p.proxies, p.mats, p.aabbs, p.reach = p.ents[:0], p.proxies[:0], p.mats[:0], p.aabbs[:0], p.reach[:0]
 	p.motion = p.motion[:0]
 	p.s.Bodies, p.s.Sims = p.s.Bodies[:0], p.s.Sims[:0]
 	p.frozen.reset()
@@ -232,16 +232,22 @@ func (p *Physics) gather(w *arche.World) (woke bool) {
 		p.proxies = append(p.proxies, newProxy(e, *t, s, kind, speed, false))
 		p.mats = append(p.mats, *mat)
 		// Grow the box by half the speculative distance and, on each axis,
-		// by twice the distance the body can cover along it in a step,
-		// forwards or backwards, plus its spin: a pair that can touch this
-		// step or the next is found, so a sleeping body is woken one step
-		// before anything reaches it. Growing every side by the full speed
-		// instead made each body of a rain overlap its side neighbours'
-		// boxes, and the grid test them all.
-		ex, ey := half+2*dt*(math.Abs(v.Lin.X)+spin), half+2*dt*(math.Abs(v.Lin.Y)+spin)
+		// by the distance the body can cover along it in a step, forwards
+		// or backwards, plus its spin: two moving bodies that can touch
+		// this step have overlapping boxes, since along each axis their
+		// gap closes by at most the sum of the two growths. Against the
+		// frozen set (static and sleeping bodies) the box reaches twice as
+		// far, so a sleeping body is woken one step before anything
+		// reaches it. Growing every side by the full speed made each body
+		// of a rain overlap its side neighbours' boxes, and growing by
+		// twice the distance for moving pairs too made circle_rain's grid
+		// test a third more candidates than needed.
+		dx, dy := dt*(math.Abs(v.Lin.X)+spin), dt*(math.Abs(v.Lin.Y)+spin)
 		box := s.AABB(*t)
-		p.aabbs = append(p.aabbs, components.AABB{Min: components.V(box.Min.X-ex, box.Min.Y-ey),
-			Max: components.V(box.Max.X+ex, box.Max.Y+ey)})
+		p.aabbs = append(p.aabbs, components.AABB{Min: components.V(box.Min.X-half-dx, box.Min.Y-half-dy),
+			Max: components.V(box.Max.X+half+dx, box.Max.Y+half+dy)})
+		p.reach = append(p.reach, components.AABB{Min: components.V(box.Min.X-half-2*dx, box.Min.Y-half-2*dy),
+			Max: components.V(box.Max.X+half+2*dx, box.Max.Y+half+2*dy)})
 		p.s.Bodies = append(p.s.Bodies, solver.BodyState{V: v.Lin, W: v.Ang, DQ: components.Identity})
 		p.s.Sims = append(p.s.Sims, solver.BodySim{X: *t, InvMass: m.InvMass, InvInertia: m.InvInertia,
 			Force: f.F, Torque: f.Torque, GravityScale: b.GravityScale, LinearDamping: b.LinearDamping,

@@ -26,7 +26,7 @@ func (t *broadTask) Run(lo, hi, _ int) {
 
 func (p *Physics) broadPhase() {
 	p.pool.prewake() // they wake while the grid is rebuilt
-	p.grid.Update(p.aabbs)
+	p.grid.UpdateReach(p.aabbs, p.reach)
 	chunks := (len(p.aabbs) + broadChunk - 1) / broadChunk
 	for len(p.pairBufs) < chunks {
 		p.pairBufs = append(p.pairBufs, nil)

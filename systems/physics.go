@@ -53,7 +53,8 @@ type Physics struct {
 	proxies []bodyProxy // what the narrow phase reads of each row
 	motion  []motion    // and the velocity of each, for closing speeds
 	mats    []components.Material
-	aabbs   []components.AABB
+	aabbs   []components.AABB // moving boxes, grown by a step of motion
+	reach   []components.AABB // the same grown by two steps: queries of the frozen set
 
 	// Frozen rows: static and sleeping bodies.
 	frozen frozenRows

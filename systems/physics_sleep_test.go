@@ -309,3 +309,32 @@ func TestPhysicsBrokenIslandsWakeInOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestPhysicsSleeperWokenBeforeReached: a ball at 30 m/s (0.5 m per tick)
+// flies at a sleeping box, no gravity. Pairs with sleeping bodies only wake
+// them, so the box must be awake before the ball can reach it: the ball's
+// box reaches twice its step towards the frozen set. The ball never sinks
+// into the box by more than 1 cm, and the box is pushed along.
+func TestPhysicsSleeperWokenBeforeReached(t *testing.T) {
+	s := newSim(t, func(c *systems.Config) { c.Workers = 1; c.Gravity = components.Vec2{} })
+	box := s.add(dynBox(0, 0, 0.5, 0.5))
+	s.run(40)
+	if !s.asleep(box) {
+		t.Fatal("the box is not asleep after 40 ticks at rest")
+	}
+	d := dynCircle(-3, 0, 0.25)
+	d.LinearVelocity = components.V(30, 0)
+	ball := s.add(d)
+	minGap := math.Inf(1)
+	for i := 0; i < 30; i++ {
+		s.run(1)
+		gap := (s.pos(box).X - 0.5) - (s.pos(ball).X + 0.25)
+		minGap = math.Min(minGap, gap)
+	}
+	if minGap < -0.01 {
+		t.Errorf("the ball sank %.3f m into the box: it was still asleep when the ball arrived", -minGap)
+	}
+	if v := s.v(box).Lin.X; !(v > 1) {
+		t.Errorf("box velocity %.3f m/s after the hit, want it pushed along (> 1 m/s)", v)
+	}
+}
