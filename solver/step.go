@@ -78,6 +78,15 @@ type Link struct {
 	Points uint8
 }
 
+// points returns the link's point count as the wide layout uses it: 1, or
+// 2 for 2 and for unknown (0).
+func (l *Link) points() int32 {
+	if l.Points == 1 {
+		return 1
+	}
+	return 2
+}
+
 // Solver holds the rows of one step and the scratch that stays warm between
 // steps. Each step: fill Bodies, Sims and Links (one per touching contact),
 // call BuildIslands, store the prepared contact of every link with
@@ -181,14 +190,11 @@ func (s *Solver) BuildIslands(prm *Params) Stats {
 	for k := 0; k < s.Coloring.Colors(); k++ {
 		s.colorStart = append(s.colorStart, int32(len(s.Order)))
 		col := s.Coloring.Color(k)
-		for _, li := range col {
-			if s.Links[li].Points != 1 {
-				s.Order = append(s.Order, li)
-			}
-		}
-		for _, li := range col {
-			if s.Links[li].Points == 1 {
-				s.Order = append(s.Order, li)
+		for _, pts := range [2]int32{2, 1} {
+			for _, li := range col {
+				if s.Links[li].points() == pts {
+					s.Order = append(s.Order, li)
+				}
 			}
 		}
 	}
@@ -227,7 +233,7 @@ func (s *Solver) SetContact(li int, c *Contact) {
 	}
 	if s.wide && k >= s.largeStart {
 		if slot := s.wideSlot[k-s.largeStart]; slot >= 0 {
-			s.setLane(&s.blocks[slot/lanes], int(slot%lanes), c, s.Links[li].Points)
+			s.setLane(&s.blocks[slot/lanes], int(slot%lanes), c, s.Links[li].points())
 			return
 		}
 	}
@@ -246,10 +252,7 @@ func (s *Solver) Impulses(li int) (count int32, normal, tangent [2]float64) {
 	if s.wide && k >= s.largeStart {
 		if slot := s.wideSlot[k-s.largeStart]; slot >= 0 {
 			w, l := &s.blocks[slot/lanes], int(slot%lanes)
-			count = 2
-			if s.Links[li].Points == 1 {
-				count = 1
-			}
+			count = s.Links[li].points()
 			for j := range count {
 				normal[j], tangent[j] = w.pts[j].normalImpulse[l], w.pts[j].tangentImpulse[l]
 			}
@@ -301,31 +304,30 @@ func (s *Solver) Solve(ex Executor, prm *Params) {
 // those of the scalar kernels.
 func (s *Solver) solveLarge(ex Executor) {
 	t := &s.task
-	wide := s.wide
 	for sub := 0; sub < s.p.substeps; sub++ {
 		elapsed := float64(sub) * s.p.h
 		t.list = s.largeBodies
 		t.mode = modeIntegrateVelocities
 		ex.For(len(s.largeBodies), 0, t)
 		t.flip = sub&1 == 1
-		s.colorStage(ex, modeWarmStart, 0, wide)
-		s.colorStage(ex, modeSolve, elapsed, wide)
+		s.colorStage(ex, modeWarmStart, 0)
+		s.colorStage(ex, modeSolve, elapsed)
 		t.list = s.largeBodies
 		t.mode = modeIntegratePositions
 		ex.For(len(s.largeBodies), 0, t)
-		s.colorStage(ex, modeRelax, elapsed+s.p.h, wide)
+		s.colorStage(ex, modeRelax, elapsed+s.p.h)
 	}
-	s.colorStage(ex, modeRestitution, 0, wide)
+	s.colorStage(ex, modeRestitution, 0)
 }
 
-func (s *Solver) colorStage(ex Executor, mode int, elapsed float64, wide bool) {
+func (s *Solver) colorStage(ex Executor, mode int, elapsed float64) {
 	t := &s.task
 	t.mode, t.elapsed = mode, elapsed
 	if s.colorStart[0] > s.largeStart {
 		t.base = int(s.largeStart)
 		t.Run(0, int(s.colorStart[0]-s.largeStart), 0)
 	}
-	if wide {
+	if s.wide {
 		switch mode {
 		case modeWarmStart:
 			s.setWideParams(false, t.flip)

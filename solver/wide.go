@@ -122,7 +122,7 @@ func (s *Solver) layoutWide() {
 		if pad := (c1 - c0) % lanes; pad != 0 {
 			w := &s.blocks[s.blockStart[k+1]-1]
 			for l := pad; l < lanes; l++ {
-				s.clearLane(w, int(l))
+				s.setLane(w, int(l), &emptyLane, 2)
 			}
 		}
 	}
@@ -146,31 +146,20 @@ func (s *Solver) checkLanes() {
 	}
 }
 
-// clearLane makes lane l of w an empty lane: both sides on the zero row, no
-// mass, no points.
-func (s *Solver) clearLane(w *wideContact, l int) {
-	w.offA[l], w.offB[l] = s.dummyOff, s.dummyOff
-	w.maskA[l], w.maskB[l], w.stiff[l] = 0, 0, 0
-	w.nx[l], w.ny[l], w.friction[l], w.restitution[l] = 0, 0, 0, 0
-	w.mA[l], w.iA[l], w.mB[l], w.iB[l] = 0, 0, 0, 0
-	for j := range w.pts {
-		s.setPoint(&w.pts[j], l, nil)
-	}
-}
+// emptyLane pads the last block of a colour: both sides static (the zero
+// row), no mass, no points, so its lane applies no impulse.
+var emptyLane = Contact{A: -1, B: -1}
 
 // setLane writes the prepared contact c into lane l of w, every field of
 // the lane, so nothing of an earlier step survives. The contact of lane 0
-// also sets the block's point count from its link's: two-point contacts
-// come first in a colour (BuildIslands), so a block is a one-point block
-// exactly when its first contact is. Setting it here, where the block's
-// lines are being written anyway, saved a cache miss per block that a
-// separate pass in layoutWide paid.
-func (s *Solver) setLane(w *wideContact, l int, c *Contact, linkPoints uint8) {
+// also sets the block's point count from its link's (Link.points): two-point
+// contacts come first in a colour (BuildIslands), so a block is a one-point
+// block exactly when its first contact is. Setting it here, where the
+// block's lines are being written anyway, saved a cache miss per block that
+// a separate pass in layoutWide paid.
+func (s *Solver) setLane(w *wideContact, l int, c *Contact, linkPoints int32) {
 	if l == 0 {
-		w.points = 2
-		if linkPoints == 1 {
-			w.points = 1
-		}
+		w.points = int64(linkPoints)
 	}
 	w.offA[l], w.maskA[l] = s.sideOffset(c.A, c.KindA)
 	w.offB[l], w.maskB[l] = s.sideOffset(c.B, c.KindB)
@@ -262,51 +251,40 @@ func storeLane(w *wideContact, l int, c *Contact, pair *[2]BodyState, bodies []B
 	}
 }
 
-// restituteWide applies restitution to the lanes of blocks, lane by lane
-// with the scalar kernel: it runs once a step, and only on bouncy contacts.
-func restituteWide(blocks []wideContact, bodies []BodyState, p *stepParams) {
-	for b := range blocks {
-		w := &blocks[b]
-		for l := 0; l < lanes; l++ {
-			if w.restitution[l] == 0 {
-				continue
-			}
-			var lp stepParams
-			c := laneContact(w, l, &lp, p)
-			pair := [2]BodyState{bodies[w.offA[l]/bodyStride], bodies[w.offB[l]/bodyStride]}
-			applyRestitution(&c, pair[:], &lp)
-			storeLane(w, l, &c, &pair, bodies)
-		}
+// eachLane runs a scalar contact kernel on every lane of w: the lane's
+// contact and rows are rebuilt (laneContact), the kernel runs on them, and
+// the impulses and dynamic rows are written back (storeLane).
+func (w *wideContact) eachLane(bodies []BodyState, base *stepParams, kernel func(c *Contact, pair []BodyState, p *stepParams)) {
+	for l := 0; l < lanes; l++ {
+		var lp stepParams
+		c := laneContact(w, l, &lp, base)
+		pair := [2]BodyState{bodies[w.offA[l]/bodyStride], bodies[w.offB[l]/bodyStride]}
+		kernel(&c, pair[:], &lp)
+		storeLane(w, l, &c, &pair, bodies)
 	}
 }
 
-// warmWideRef and solveWideRef are the wide kernels in Go, lane by lane:
-// the readable statement of what wide_amd64.s computes, and its oracle in
-// the tests (the two agree bit for bit). Bodies must hold the zero row at
+// restituteWide applies restitution to the blocks with a bouncy lane, lane
+// by lane with the scalar kernel: it runs once a step, and only on bouncy
+// contacts.
+func restituteWide(blocks []wideContact, bodies []BodyState, p *stepParams) {
+	for b := range blocks {
+		w := &blocks[b]
+		if w.restitution == [lanes]float64{} {
+			continue
+		}
+		w.eachLane(bodies, p, func(c *Contact, pair []BodyState, lp *stepParams) { applyRestitution(c, pair, lp) })
+	}
+}
+
+// warmWideRef and solveWideRef are the wide kernels in Go: the scalar
+// warmStart and solveContact run lane by lane. They are the statement of what
+// wide_amd64.s computes, and its oracle in the tests (the two agree bit for
+// bit). Bodies must hold the zero row at
 // the offset the blocks use for static sides.
 func warmWideRef(blocks []wideContact, bodies []BodyState) {
 	for b := range blocks {
-		w := &blocks[b]
-		for l := 0; l < lanes; l++ {
-			ra, rb := &bodies[w.offA[l]/bodyStride], &bodies[w.offB[l]/bodyStride]
-			vA, wA, vB, wB := ra.V, ra.W, rb.V, rb.W
-			n := components.Vec2{X: w.nx[l], Y: w.ny[l]}
-			t := n.RightPerp()
-			for j := range w.pts[:w.points] {
-				p := &w.pts[j]
-				P := n.Scale(p.normalImpulse[l]).MulAdd(p.tangentImpulse[l], t)
-				vA = vA.MulAdd(-w.mA[l], P)
-				wA -= w.iA[l] * components.V(p.rAx[l], p.rAy[l]).Cross(P)
-				vB = vB.MulAdd(w.mB[l], P)
-				wB += w.iB[l] * components.V(p.rBx[l], p.rBy[l]).Cross(P)
-			}
-			if w.maskA[l] != 0 {
-				ra.V, ra.W = vA, wA
-			}
-			if w.maskB[l] != 0 {
-				rb.V, rb.W = vB, wB
-			}
-		}
+		blocks[b].eachLane(bodies, &stepParams{}, func(c *Contact, pair []BodyState, _ *stepParams) { warmStart(c, pair) })
 	}
 }
 
@@ -315,14 +293,10 @@ func solveWideRef(blocks []wideContact, bodies []BodyState, prm *wideParams) {
 	base := stepParams{invH: prm.invH[0], maxPushOut: -prm.negMaxPushOut[0],
 		soft:  Softness{BiasRate: prm.softBiasRate[0], MassScale: prm.softMassScale[0], ImpulseScale: prm.softImpScale[0]},
 		stiff: Softness{BiasRate: prm.stiffBiasRate[0], MassScale: prm.stiffMassScale[0], ImpulseScale: prm.stiffImpScale[0]}}
+	flip := prm.flip[0] != 0
 	for b := range blocks {
-		w := &blocks[b]
-		for l := 0; l < lanes; l++ {
-			var lp stepParams
-			c := laneContact(w, l, &lp, &base)
-			pair := [2]BodyState{bodies[w.offA[l]/bodyStride], bodies[w.offB[l]/bodyStride]}
-			solveContact(&c, pair[:], &lp, 0, useBias, prm.flip[0] != 0)
-			storeLane(w, l, &c, &pair, bodies)
-		}
+		blocks[b].eachLane(bodies, &base, func(c *Contact, pair []BodyState, lp *stepParams) {
+			solveContact(c, pair, lp, 0, useBias, flip)
+		})
 	}
 }
