@@ -25,7 +25,7 @@ func (t *broadTask) Run(lo, hi, _ int) {
 }
 
 func (p *Physics) broadPhase() {
-	p.pool.prewake() // they wake while the grid is rebuilt
+	p.pool.wakeParked() // they wake while the grid is rebuilt
 	p.grid.UpdateReach(p.aabbs, p.reach)
 	chunks := (len(p.aabbs) + broadChunk - 1) / broadChunk
 	for len(p.pairBufs) < chunks {
@@ -241,18 +241,19 @@ func (t *prepareTask) Run(lo, hi, _ int) {
 	}
 }
 
-// prepareContacts fills the solver's contacts in its order, in parallel.
+// prepareContacts prepares the contact of every link (touching pair), in
+// parallel, and stores each at its place in the solver order.
 func (p *Physics) prepareContacts() {
 	p.cur = 1 - p.cur // cache[1-cur] now holds the previous tick
-	p.pool.For(len(p.s.Order), 64, &p.prepareTask)
+	p.pool.For(len(p.touching), 64, &p.prepareTask)
 }
 
 // storeContacts keeps this tick's impulses, by entity pair and feature id,
 // for warm starting the next tick.
 func (p *Physics) storeContacts() {
 	cc := &p.cache[p.cur]
-	cc.reset(len(p.s.Contacts))
-	p.pool.For(len(p.s.Contacts), 256, &p.storeTask)
+	cc.reset(len(p.touching))
+	p.pool.For(len(p.touching), 256, &p.storeTask)
 	p.points = cc.index()
 }
 

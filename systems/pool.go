@@ -283,11 +283,7 @@ func (p *pool) For(n, grain int, t solver.Task) {
 	p.seq++
 	j := p.seq
 	p.job.Store(j)
-	for i := range p.helpers {
-		if h := &p.helpers[i]; h.parked.CompareAndSwap(true, false) {
-			h.wake <- struct{}{}
-		}
-	}
+	p.wakeParked()
 	p.work(0, j)
 	p.job.Store(j | closedBit)
 	for i := range p.helpers {
@@ -300,11 +296,12 @@ func (p *pool) For(n, grain int, t solver.Task) {
 	p.task = nil
 }
 
-// prewake wakes the parked helpers without giving them a job. The broad
-// phase calls it before rebuilding the grid, so that helpers parked between
-// steps (a game's frame is longer than spinFor) wake during the rebuild
-// instead of joining the broad phase after the caller has taken its pieces.
-func (p *pool) prewake() {
+// wakeParked wakes the parked helpers; they then look at the job number.
+// For and close call it after storing a job. The broad phase calls it before
+// rebuilding the grid, with no job yet, so that helpers parked between steps
+// (a game's frame is longer than spinFor) wake during the rebuild instead of
+// joining the broad phase after the caller has taken its pieces.
+func (p *pool) wakeParked() {
 	for i := range p.helpers {
 		if h := &p.helpers[i]; h.parked.CompareAndSwap(true, false) {
 			h.wake <- struct{}{}
@@ -317,9 +314,5 @@ func (p *pool) close() {
 	p.quit.Store(true)
 	p.seq++
 	p.job.Store(p.seq)
-	for i := range p.helpers {
-		if h := &p.helpers[i]; h.parked.CompareAndSwap(true, false) {
-			h.wake <- struct{}{}
-		}
-	}
+	p.wakeParked()
 }
