@@ -136,7 +136,7 @@ func (cs *cellSet) build(boxes []components.AABB, s float64) {
 	// Pass 1: classify, and gather member counts and largest extents.
 	for i := range boxes {
 		b := &boxes[i]
-		if b.Min.X != b.Min.X || b.Min.Y != b.Min.Y || b.Max.X != b.Max.X || b.Max.Y != b.Max.Y {
+		if hasNaN(b) {
 			cs.cls[i] = noClass
 			continue
 		}

@@ -141,6 +141,8 @@ func (g *Grid) PairsRange(lo, hi int, dst []Pair) []Pair {
 	return dst
 }
 
+// hasNaN reports whether a coordinate of b is NaN: such a box overlaps
+// nothing, as a query and as a member.
 func hasNaN(b *components.AABB) bool {
 	return b.Min.X != b.Min.X || b.Min.Y != b.Min.Y || b.Max.X != b.Max.X || b.Max.Y != b.Max.Y
 }
