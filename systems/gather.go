@@ -94,6 +94,13 @@ func (f *frozenRows) disturbed(dst []arche.Entity) []arche.Entity {
 	return dst
 }
 
+// growAxes returns b grown on both sides by h and then by gx along x and gy
+// along y (subtracted in that order, so the rounding is the same for every
+// caller).
+func growAxes(b components.AABB, h, gx, gy float64) components.AABB {
+	return components.AABB{Min: components.V(b.Min.X-h-gx, b.Min.Y-h-gy), Max: components.V(b.Max.X+h+gx, b.Max.Y+h+gy)}
+}
+
 // resize returns s with length n, reallocated at twice that when it is too
 // small, so that buffers growing tick by tick (a wave waking a pile, a rain
 // landing) allocate a logarithmic number of times, and in all at most twice
@@ -244,10 +251,8 @@ func (p *Physics) gather(w *arche.World) (woke bool) {
 		// test a third more candidates than needed.
 		dx, dy := dt*(math.Abs(v.Lin.X)+spin), dt*(math.Abs(v.Lin.Y)+spin)
 		box := s.AABB(*t)
-		p.aabbs = append(p.aabbs, components.AABB{Min: components.V(box.Min.X-half-dx, box.Min.Y-half-dy),
-			Max: components.V(box.Max.X+half+dx, box.Max.Y+half+dy)})
-		p.reach = append(p.reach, components.AABB{Min: components.V(box.Min.X-half-2*dx, box.Min.Y-half-2*dy),
-			Max: components.V(box.Max.X+half+2*dx, box.Max.Y+half+2*dy)})
+		p.aabbs = append(p.aabbs, growAxes(box, half, dx, dy))
+		p.reach = append(p.reach, growAxes(box, half, 2*dx, 2*dy))
 		p.s.Bodies = append(p.s.Bodies, solver.BodyState{V: v.Lin, W: v.Ang, DQ: components.Identity})
 		p.s.Sims = append(p.s.Sims, solver.BodySim{X: *t, InvMass: m.InvMass, InvInertia: m.InvInertia,
 			Force: f.F, Torque: f.Torque, GravityScale: b.GravityScale, LinearDamping: b.LinearDamping,
