@@ -19,9 +19,9 @@ type Coloring struct {
 	// contact side (so with repeats), in list order.
 	Kinematic []int32
 
-	used  []uint64 // per body row: colours taken
-	color []int8   // per listed contact
-	count [maxColors + 1]int32
+	used      []uint64 // per body row: colours taken
+	linkColor []int8   // per link: its colour, -1 for none
+	count     [maxColors + 1]int32
 }
 
 // Colors returns the number of colours in use.
@@ -34,7 +34,29 @@ func (g *Coloring) Color(k int) []int32 { return g.List[g.Start[k]:g.Start[k+1]]
 // colour), which depends only on the inputs. Static and kinematic sides take
 // no colour: they are never written.
 func (g *Coloring) Build(links []Link, list []int32, numBodies int) {
+	g.colorLinks(links, list, numBodies)
+	g.collect(links, list)
+}
+
+// colorLinks gives each link of list (all links with a dynamic side when
+// list is nil), in list order, the first colour none of its dynamic bodies
+// has yet, recording it in linkColor (-1: none free, the overflow).
+//
+// A link's colour depends only on the links before it that share a dynamic
+// body, and those are in its own island: colouring all links in link order
+// gives each link of a large island the colour that colouring that island's
+// links alone (ascending, as Islands lists them) gives it. So the colours of
+// all links can be computed while the islands are still being found.
+func (g *Coloring) colorLinks(links []Link, list []int32, numBodies int) {
 	g.used = resize(g.used, numBodies)
+	g.linkColor = resize(g.linkColor, len(links))
+	if list == nil {
+		clear(g.used)
+		for ci := range links {
+			g.colorLink(links, int32(ci))
+		}
+		return
+	}
 	for _, ci := range list {
 		c := &links[ci]
 		if c.KindA == KindDynamic {
@@ -44,12 +66,48 @@ func (g *Coloring) Build(links []Link, list []int32, numBodies int) {
 			g.used[c.B] = 0
 		}
 	}
-	g.color = resize(g.color, len(list))
+	for _, ci := range list {
+		g.colorLink(links, ci)
+	}
+}
+
+func (g *Coloring) colorLink(links []Link, ci int32) {
+	c := &links[ci]
+	var mask uint64
+	switch {
+	case c.KindA == KindDynamic && c.KindB == KindDynamic:
+		mask = g.used[c.A] | g.used[c.B]
+	case c.KindA == KindDynamic:
+		mask = g.used[c.A]
+	case c.KindB == KindDynamic:
+		mask = g.used[c.B]
+	default:
+		g.linkColor[ci] = -1 // not solved, never listed
+		return
+	}
+	if mask == ^uint64(0) {
+		g.linkColor[ci] = -1
+		return
+	}
+	col := bits.TrailingZeros64(^mask)
+	bit := uint64(1) << col
+	if c.KindA == KindDynamic {
+		g.used[c.A] |= bit
+	}
+	if c.KindB == KindDynamic {
+		g.used[c.B] |= bit
+	}
+	g.linkColor[ci] = int8(col)
+}
+
+// collect lists the links of list by the colours colorLinks gave them, in
+// list order within each colour, the overflow and the kinematic rows.
+func (g *Coloring) collect(links []Link, list []int32) {
 	g.count = [maxColors + 1]int32{}
 	g.Overflow = g.Overflow[:0]
 	g.Kinematic = g.Kinematic[:0]
 	colors := 0
-	for k, ci := range list {
+	for _, ci := range list {
 		c := &links[ci]
 		if c.KindA == KindKinematic {
 			g.Kinematic = append(g.Kinematic, c.A)
@@ -57,36 +115,20 @@ func (g *Coloring) Build(links []Link, list []int32, numBodies int) {
 		if c.KindB == KindKinematic {
 			g.Kinematic = append(g.Kinematic, c.B)
 		}
-		var mask uint64
-		if c.KindA == KindDynamic {
-			mask |= g.used[c.A]
-		}
-		if c.KindB == KindDynamic {
-			mask |= g.used[c.B]
-		}
-		if mask == ^uint64(0) {
-			g.color[k] = -1
+		col := g.linkColor[ci]
+		if col < 0 {
 			g.Overflow = append(g.Overflow, ci)
 			continue
 		}
-		col := bits.TrailingZeros64(^mask)
-		bit := uint64(1) << col
-		if c.KindA == KindDynamic {
-			g.used[c.A] |= bit
-		}
-		if c.KindB == KindDynamic {
-			g.used[c.B] |= bit
-		}
-		g.color[k] = int8(col)
 		g.count[col+1]++
-		colors = max(colors, col+1)
+		colors = max(colors, int(col)+1)
 	}
 	g.Start = prefix(g.Start, g.count[:colors+1])
 	g.List = resize(g.List, int(g.Start[colors]))
 	var next [maxColors]int32
 	copy(next[:], g.Start[:colors])
-	for k, ci := range list {
-		if col := g.color[k]; col >= 0 {
+	for _, ci := range list {
+		if col := g.linkColor[ci]; col >= 0 {
 			g.List[next[col]] = ci
 			next[col]++
 		}

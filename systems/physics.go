@@ -193,7 +193,7 @@ func (p *Physics) Update(w *arche.World) {
 	stage(ecs.StageNarrowPhase)
 
 	p.pool.setStage(ecs.StageIslands)
-	st := p.s.BuildIslands(&p.params)
+	st := p.s.BuildIslandsOn(p.pool, &p.params)
 	stage(ecs.StageIslands)
 
 	p.pool.setStage(ecs.StageSolve)
