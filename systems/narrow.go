@@ -243,9 +243,18 @@ func (t *prepareTask) Run(lo, hi, _ int) {
 
 // prepareContacts prepares the contact of every link (touching pair), in
 // parallel, and stores each at its place in the solver order.
+//
+// The split is static: worker w prepares slice w of the links, and the
+// links, like the contacts of each colour, are in body-row order, so a
+// worker writes mostly the lanes it then solves, and store reads them back
+// on the same core. Handed out first come first served, half the lanes
+// (18 cache lines a block) crossed between the cores every step. On a host
+// whose cores answer each other in 1 us (round trip; 200 ns on others),
+// large_pyramid ran 2-4 % faster on 2 workers this way, tumbler and
+// circle_rain 1-2 %; at 200 ns the two were equal.
 func (p *Physics) prepareContacts() {
 	p.cur = 1 - p.cur // cache[1-cur] now holds the previous tick
-	p.pool.For(len(p.touching), 64, &p.prepareTask)
+	p.pool.For(len(p.touching), 0, &p.prepareTask)
 }
 
 // storeContacts keeps this tick's impulses, by entity pair and feature id,
@@ -253,7 +262,8 @@ func (p *Physics) prepareContacts() {
 func (p *Physics) storeContacts() {
 	cc := &p.cache[p.cur]
 	cc.reset(len(p.touching))
-	p.pool.For(len(p.touching), 256, &p.storeTask)
+	p.pool.For(len(p.touching), 0, &p.storeTask) // static, as prepare
+
 	p.points = cc.index()
 }
 
