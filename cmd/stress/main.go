@@ -3,7 +3,9 @@
 // broadphase, narrowphase, islands, solve, sleep, scatter, events), step-time
 // statistics, bodies, awake bodies, contacts, islands, allocations and GC
 // cycles per step, the scene's health check and a checksum of the final
-// transforms.
+// transforms. When a run has 2 workers or more, it first prints the host's
+// core-to-core round trip (host.go; core_rtt_ns in -json and -csv), on which
+// the second worker's gain depends.
 //
 //	go run ./cmd/stress -scene large_pyramid
 //	go run ./cmd/stress -scene all -workers 1,2 -repeat 3
@@ -66,6 +68,7 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 type options struct {
 	scenes         []*bench.Scene
 	steps, warmup  int
+	coreRTT        time.Duration
 	workers        []int
 	repeat         int
 	scale          float64
@@ -239,6 +242,13 @@ func execute(o *options, stdout, stderr io.Writer) (err error) {
 	}
 
 	progress := !o.json && isTerminal(os.Stderr)
+	if slices.Max(o.workers) > 1 {
+		o.coreRTT = coreRoundTrip()
+		if !o.json {
+			fmt.Fprintf(stdout, "host: GOMAXPROCS %d, core-to-core round trip %d ns (see README: what 2 workers gain depends on it)\n\n",
+				runtime.GOMAXPROCS(0), o.coreRTT.Nanoseconds())
+		}
+	}
 	var reports []*report
 	for _, s := range o.scenes {
 		if o.scale != 1 && !s.Scalable && !o.json {
@@ -283,12 +293,13 @@ type report struct {
 	checksums []string  // of every repeat
 	healthy   bool      // all repeats healthy
 	about     string
+	coreRTT   time.Duration // coreRoundTrip, once per command; 0 if not measured
 }
 
 // measure runs scene s o.repeat times on workers and returns the median run.
 func measure(s *bench.Scene, o *options, workers int, progress bool, stderr io.Writer) (*report, error) {
 	var runs []*bench.Result
-	rep := &report{healthy: true, about: s.About}
+	rep := &report{healthy: true, about: s.About, coreRTT: o.coreRTT}
 	for i := 0; i < o.repeat; i++ {
 		opts := bench.Options{Workers: workers, Steps: o.steps, Warmup: o.warmup, Scale: o.scale}
 		var p *progressLine

@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestBadFlagsExitTwo(t *testing.T) {
@@ -59,10 +61,14 @@ func TestJSONAndCSV(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, k := range []string{"scene", "bodies", "steps", "workers", "ms_per_step", "median_ms", "p95_ms",
-			"contacts", "health_ok", "health", "checksum", "allocs_per_step", "gc_cycles", "awake", "islands", "stages"} {
+			"contacts", "health_ok", "health", "checksum", "allocs_per_step", "gc_cycles", "awake", "islands", "stages", "core_rtt_ns"} {
 			if _, ok := m[k]; !ok {
 				t.Errorf("line %d: no field %q", i, k)
 			}
+		}
+		// Measured once, since a run has 2 workers, when there are 2 Ps.
+		if rtt, _ := m["core_rtt_ns"].(float64); (runtime.GOMAXPROCS(0) > 1) != (rtt > 0) {
+			t.Errorf("line %d: core_rtt_ns %v with GOMAXPROCS %d", i, m["core_rtt_ns"], runtime.GOMAXPROCS(0))
 		}
 		if m["workers"] != float64(i+1) || m["steps"] != 40.0 || m["health_ok"] != true {
 			t.Errorf("line %d: %v", i, line)
@@ -96,5 +102,16 @@ func TestHumanOutput(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
+	}
+}
+
+func TestCoreRoundTrip(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	if d := coreRoundTrip(); d != 0 {
+		t.Errorf("GOMAXPROCS 1: %v, want 0 (not measured)", d)
+	}
+	runtime.GOMAXPROCS(2)
+	if d := coreRoundTrip(); d <= 0 || d > 100*time.Millisecond {
+		t.Errorf("GOMAXPROCS 2: %v, want a positive time under a batch's cap", d)
 	}
 }

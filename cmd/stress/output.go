@@ -130,6 +130,9 @@ type record struct {
 	Repeats       []float64          `json:"repeats_ms_per_step"`
 	Go            string             `json:"go"`
 	GOMAXPROCS    int                `json:"gomaxprocs"`
+	// CoreRTTNs is the core-to-core round trip (coreRoundTrip) measured
+	// once by the command when a run has 2 workers or more, else 0.
+	CoreRTTNs int64 `json:"core_rtt_ns"`
 }
 
 // stageTimes marshals as a JSON object of stage name -> ms per step, in
@@ -161,7 +164,7 @@ func newRecord(r *report) record {
 		MeanContacts: r.MeanContacts, HealthOK: r.healthy, Health: r.Health.Message, HealthValues: hv,
 		Checksum: r.Checksum, AllocsPerStep: r.AllocsPerStep, BytesPerStep: r.BytesPerStep, GCCycles: r.GCCycles,
 		Awake: r.Awake, Islands: r.Islands, Pairs: r.Pairs, Colors: r.Colors, Stages: r.Stages, Repeats: r.repeats, Go: runtime.Version(),
-		GOMAXPROCS: runtime.GOMAXPROCS(0)}
+		GOMAXPROCS: runtime.GOMAXPROCS(0), CoreRTTNs: r.coreRTT.Nanoseconds()}
 }
 
 func writeJSON(w io.Writer, r *report) error {
@@ -175,7 +178,7 @@ func writeJSON(w io.Writer, r *report) error {
 
 var csvColumns = []string{"scene", "scale", "bodies", "steps", "warmup", "workers", "ms_per_step", "median_ms",
 	"p95_ms", "min_ms", "max_ms", "build_ms", "contacts", "awake", "islands", "allocs_per_step", "bytes_per_step",
-	"gc_cycles", "health_ok", "health", "checksum"}
+	"gc_cycles", "health_ok", "health", "checksum", "core_rtt_ns"}
 
 // csvHeader returns the CSV column names: csvColumns, then one column per
 // stage.
@@ -194,7 +197,7 @@ func csvRow(r *report) []string {
 		strconv.Itoa(r.Workers), g(ms(r.Mean)), g(ms(r.Median)), g(ms(r.P95)), g(ms(r.Min)), g(ms(r.Max)),
 		g(ms(r.BuildTime)), strconv.Itoa(r.Contacts), strconv.Itoa(r.Awake), strconv.Itoa(r.Islands),
 		g(r.AllocsPerStep), g(r.BytesPerStep), strconv.FormatUint(uint64(r.GCCycles), 10),
-		strconv.FormatBool(r.healthy), r.Health.Message, r.Checksum}
+		strconv.FormatBool(r.healthy), r.Health.Message, r.Checksum, strconv.FormatInt(r.coreRTT.Nanoseconds(), 10)}
 	for s := ecs.Stage(0); s < ecs.NumStages; s++ {
 		fields = append(fields, g(ms(r.Stages[s])))
 	}
