@@ -270,13 +270,24 @@ func (s *Solver) SetContact(li int, c *Contact) {
 	if p := s.Links[li].Points; p != 0 && int32(p) != c.Count {
 		panic("solver: SetContact: the contact's Count differs from its link's Points")
 	}
-	if s.wide && k >= s.largeStart {
-		if slot := s.wideSlot[k-s.largeStart]; slot >= 0 {
-			s.setLane(&s.blocks[slot/lanes], int(slot%lanes), c, s.Links[li].points())
-			return
-		}
+	if w, l := s.lane(k); w != nil {
+		s.setLane(w, l, c, s.Links[li].points())
+		return
 	}
 	s.Contacts[k] = *c
+}
+
+// lane returns the wide block and lane of contact k of the solver order, or
+// nil if the scalar kernels solve it (from Contacts[k]).
+func (s *Solver) lane(k int32) (*wideContact, int) {
+	if !s.wide || k < s.largeStart {
+		return nil, 0
+	}
+	slot := s.wideSlot[k-s.largeStart]
+	if slot < 0 {
+		return nil, 0
+	}
+	return &s.blocks[slot/lanes], int(slot % lanes)
 }
 
 // Impulses returns the point count and the accumulated normal and tangent
@@ -288,15 +299,12 @@ func (s *Solver) Impulses(li int) (count int32, normal, tangent [2]float64) {
 	if k < 0 {
 		return 0, normal, tangent
 	}
-	if s.wide && k >= s.largeStart {
-		if slot := s.wideSlot[k-s.largeStart]; slot >= 0 {
-			w, l := &s.blocks[slot/lanes], int(slot%lanes)
-			count = s.Links[li].points()
-			for j := range count {
-				normal[j], tangent[j] = w.pts[j].normalImpulse[l], w.pts[j].tangentImpulse[l]
-			}
-			return count, normal, tangent
+	if w, l := s.lane(k); w != nil {
+		count = s.Links[li].points()
+		for j := range count {
+			normal[j], tangent[j] = w.pts[j].normalImpulse[l], w.pts[j].tangentImpulse[l]
 		}
+		return count, normal, tangent
 	}
 	c := &s.Contacts[k]
 	for j := range c.Count {

@@ -171,13 +171,8 @@ type pairInfo struct {
 // links, and the sleeping bodies touched are woken next tick.
 func (p *Physics) narrowPhase() {
 	n := len(p.pairs)
-	if cap(p.manifolds) < n {
-		p.manifolds = make([]narrowphase.Manifold, n, 2*n)
-		p.pairFlags = make([]uint8, n, 2*n)
-		p.pairEnts = make([][2]arche.Entity, n, 2*n)
-		p.pairInfo = make([]pairInfo, n, 2*n)
-	}
-	p.manifolds, p.pairFlags, p.pairEnts, p.pairInfo = p.manifolds[:n], p.pairFlags[:n], p.pairEnts[:n], p.pairInfo[:n]
+	p.manifolds, p.pairFlags = resize(p.manifolds, n), resize(p.pairFlags, n)
+	p.pairEnts, p.pairInfo = resize(p.pairEnts, n), resize(p.pairInfo, n)
 	p.pool.For(n, 64, &p.narrowTask)
 	p.touching = p.touching[:0]
 	p.s.Links = p.s.Links[:0]
@@ -263,7 +258,6 @@ func (p *Physics) storeContacts() {
 	cc := &p.cache[p.cur]
 	cc.reset(len(p.touching))
 	p.pool.For(len(p.touching), 0, &p.storeTask) // static, as prepare
-
 	p.points = cc.index()
 }
 
