@@ -108,9 +108,10 @@ func (g *Grid) NumMoving() int { return len(g.moving) }
 // and returns the extended slice. lo and hi are clamped to [0, NumMoving()].
 // The pairs are exactly those a brute-force Overlaps test over all
 // moving-moving (i < j) and moving-frozen combinations gives (with the reach
-// boxes of UpdateReach for the latter), whatever the cell size; so concatenating the results for consecutive ranges gives the
-// global sorted list. It only reads the grid: calls with disjoint ranges
-// and their own dst may run concurrently after Update. Sorting and dedup
+// boxes of UpdateReach for the latter), whatever the cell size; so
+// concatenating the results for consecutive ranges gives the global sorted
+// list. It only reads the grid: calls with disjoint ranges and their own
+// dst may run concurrently after Update. Sorting and dedup
 // happen in place at the end of dst, so no other scratch space is needed.
 func (g *Grid) PairsRange(lo, hi int, dst []Pair) []Pair {
 	n := len(g.moving)

@@ -280,8 +280,8 @@ func restituteWide(blocks []wideContact, bodies []BodyState, p *stepParams) {
 // warmWideRef and solveWideRef are the wide kernels in Go: the scalar
 // warmStart and solveContact run lane by lane. They are the statement of what
 // wide_amd64.s computes, and its oracle in the tests (the two agree bit for
-// bit). Bodies must hold the zero row at
-// the offset the blocks use for static sides.
+// bit). Bodies must hold the zero row at the offset the blocks use for
+// static sides.
 func warmWideRef(blocks []wideContact, bodies []BodyState) {
 	for b := range blocks {
 		blocks[b].eachLane(bodies, &stepParams{}, func(c *Contact, pair []BodyState, _ *stepParams) { warmStart(c, pair) })
