@@ -97,3 +97,35 @@ func BenchmarkCollideBoxes(b *testing.B) {
 	}
 	reportPerPair(b, len(ps))
 }
+
+// stackedPairs returns n pairs of 1 m boxes as a settled pyramid holds them:
+// one on top of the other or side by side, touching, offset along the face
+// and turned by up to 1e-3 rad (a resting stack's jitter), from a fixed seed.
+func stackedPairs(n int) []pair {
+	r := rand.New(rand.NewPCG(17, 18))
+	box := components.Box(0.5, 0.5)
+	ps := make([]pair, n)
+	for i := range ps {
+		off := r.Float64() - 0.5
+		ang := func() components.Rot { return components.NewRot((r.Float64() - 0.5) * 2e-3) }
+		d := components.V(off, 1-1e-3*r.Float64())
+		if i%3 == 0 { // a side neighbour: touching, no offset
+			d = components.V(1-1e-3*r.Float64(), 0)
+		}
+		ps[i] = pair{box, box, components.Transform{R: ang()}, components.Transform{P: d, R: ang()}}
+	}
+	return ps
+}
+
+// BenchmarkCollideBoxesStacked times box-box on resting-stack pairs (two
+// clipped points each), the bulk of large_pyramid and many_pyramids.
+func BenchmarkCollideBoxesStacked(b *testing.B) {
+	ps := stackedPairs(benchPairs)
+	for b.Loop() {
+		for i := range ps {
+			p := &ps[i]
+			benchSink += Collide(p.a, p.xfA, p.b, p.xfB, 0.02).Count
+		}
+	}
+	reportPerPair(b, len(ps))
+}

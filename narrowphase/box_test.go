@@ -2,6 +2,7 @@ package narrowphase
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/tumble2d/tumble/components"
@@ -255,5 +256,35 @@ func TestCollideInvalidKind(t *testing.T) {
 	xf := components.NewTransform(0, 0, 0)
 	if m := Collide(components.Shape{}, xf, components.Circle(1), xf, 1); m.Count != 0 {
 		t.Fatalf("invalid kind: %+v", m)
+	}
+}
+
+// TestCollideIntoOverwrites checks that CollideInto replaces every field of
+// a used manifold, for each pair of kinds and for touching and separated
+// pairs, and gives what Collide gives: the narrow phase reuses its manifold
+// slots, and a stale second point or normal would be warm-started.
+func TestCollideIntoOverwrites(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	kinds := [...]components.ShapeKind{components.ShapeCircle, components.ShapeBox}
+	stale := Manifold{Normal: components.V(3, 4), Count: 2,
+		Points: [2]Point{{P: components.V(5, 6), Separation: 7, ID: 8}, {P: components.V(9, 10), Separation: 11, ID: 12}}}
+	var touching, empty int
+	for range 2000 {
+		a, b := randShape(r, kinds[r.IntN(2)]), randShape(r, kinds[r.IntN(2)])
+		xfA, xfB := randPair(r, a, b)
+		want := Collide(a, xfA, b, xfB, 0.05)
+		got := stale
+		CollideInto(&got, a, xfA, b, xfB, 0.05)
+		if got != want {
+			t.Fatalf("%v at %v, %v at %v: CollideInto gave %+v, Collide %+v", a, xfA, b, xfB, got, want)
+		}
+		if want.Count > 0 {
+			touching++
+		} else {
+			empty++
+		}
+	}
+	if touching == 0 || empty == 0 {
+		t.Fatalf("%d touching and %d empty pairs: the test needs both", touching, empty)
 	}
 }

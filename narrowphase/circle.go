@@ -15,12 +15,19 @@ import (
 // centres have no direction; the normal is then +y, an arbitrary but fixed
 // choice, so the result is never NaN. The single point has ID 0.
 func CollideCircles(ra float64, xfA components.Transform, rb float64, xfB components.Transform, margin float64) Manifold {
+	var m Manifold
+	collideCircles(&m, ra, xfA, rb, xfB, margin)
+	return m
+}
+
+// collideCircles is CollideCircles writing into m, which must be zero.
+func collideCircles(m *Manifold, ra float64, xfA components.Transform, rb float64, xfB components.Transform, margin float64) {
 	d := xfB.P.Sub(xfA.P)
 	distSq := d.LenSq()
 	dist := math.Sqrt(distSq)
 	sep := dist - ra - rb
 	if !(sep <= margin) {
-		return Manifold{}
+		return
 	}
 	n := components.Vec2{X: 0, Y: 1}
 	if distSq > 0 {
@@ -28,11 +35,9 @@ func CollideCircles(ra float64, xfA components.Transform, rb float64, xfB compon
 		// positive), so the division is finite.
 		n = d.Scale(1 / dist)
 	}
-	var m Manifold
 	m.Normal = n
 	m.Points[0] = Point{P: xfA.P.MulAdd(ra+0.5*sep, n), Separation: sep}
 	m.Count = 1
-	return m
 }
 
 // CollideBoxCircle returns the manifold of a box of half extents half at pose
@@ -52,6 +57,13 @@ func CollideCircles(ra float64, xfA components.Transform, rb float64, xfB compon
 // box surface point q and the circle surface point c - r n, at q + (sep/2) n.
 // The single point has ID 0.
 func CollideBoxCircle(half components.Vec2, xfA components.Transform, r float64, xfB components.Transform, margin float64) Manifold {
+	var m Manifold
+	collideBoxCircle(&m, half, xfA, r, xfB, margin)
+	return m
+}
+
+// collideBoxCircle is CollideBoxCircle writing into m, which must be zero.
+func collideBoxCircle(m *Manifold, half components.Vec2, xfA components.Transform, r float64, xfB components.Transform, margin float64) {
 	c := xfA.InvApply(xfB.P)
 	q := components.Vec2{
 		X: max(-half.X, min(c.X, half.X)),
@@ -66,7 +78,7 @@ func CollideBoxCircle(half components.Vec2, xfA components.Transform, r float64,
 		dist := math.Sqrt(distSq)
 		sep = dist - r
 		if !(sep <= margin) {
-			return Manifold{}
+			return
 		}
 		n = d.Scale(1 / dist)
 	} else {
@@ -93,12 +105,10 @@ func CollideBoxCircle(half components.Vec2, xfA components.Transform, r float64,
 			sep = -dy - r
 		}
 		if !(sep <= margin) {
-			return Manifold{}
+			return
 		}
 	}
-	var m Manifold
 	m.Normal = xfA.R.Rotate(n)
 	m.Points[0] = Point{P: xfA.Apply(q.MulAdd(0.5*sep, n)), Separation: sep}
 	m.Count = 1
-	return m
 }

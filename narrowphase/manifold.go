@@ -66,21 +66,30 @@ const (
 // and negates the normal: separations and points are symmetric in A and B,
 // only the normal's direction depends on the order.
 func Collide(a components.Shape, xfA components.Transform, b components.Shape, xfB components.Transform, margin float64) Manifold {
+	var m Manifold
+	CollideInto(&m, a, xfA, b, xfB, margin)
+	return m
+}
+
+// CollideInto is [Collide] writing the manifold into *dst, all of it (a
+// Count of 0 leaves the other fields zero). The engine's narrow phase calls
+// it with a manifold on its stack: the kernels then build the result in
+// place rather than returning 88 bytes by value through each call level.
+func CollideInto(dst *Manifold, a components.Shape, xfA components.Transform, b components.Shape, xfB components.Transform, margin float64) {
+	*dst = Manifold{}
 	switch {
 	case a.Kind == components.ShapeCircle && b.Kind == components.ShapeCircle:
-		return CollideCircles(a.Radius, xfA, b.Radius, xfB, margin)
+		collideCircles(dst, a.Radius, xfA, b.Radius, xfB, margin)
 	case a.Kind == components.ShapeBox && b.Kind == components.ShapeCircle:
-		return CollideBoxCircle(a.Half, xfA, b.Radius, xfB, margin)
+		collideBoxCircle(dst, a.Half, xfA, b.Radius, xfB, margin)
 	case a.Kind == components.ShapeCircle && b.Kind == components.ShapeBox:
-		m := CollideBoxCircle(b.Half, xfB, a.Radius, xfA, margin)
-		if m.Count > 0 {
-			m.Normal = m.Normal.Neg()
+		collideBoxCircle(dst, b.Half, xfB, a.Radius, xfA, margin)
+		if dst.Count > 0 {
+			dst.Normal = dst.Normal.Neg()
 		}
-		return m
 	case a.Kind == components.ShapeBox && b.Kind == components.ShapeBox:
-		return CollideBoxes(a.Half, xfA, b.Half, xfB, margin)
+		collideBoxes(dst, a.Half, xfA, b.Half, xfB, margin)
 	}
-	return Manifold{}
 }
 
 // relative returns the pose of frame 2 expressed in frame 1: xf1^-1 * xf2.

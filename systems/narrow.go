@@ -133,7 +133,8 @@ func (p *Physics) collidePair(i int) {
 	// Only pairs with points keep their manifold (the others' slots are
 	// never read): most candidates of a pile do not touch, and writing 88
 	// bytes for each was a fifth of the narrow phase's memory traffic.
-	mf := narrowphase.Collide(a.shapeOf(), a.xf, b.shapeOf(), b.xf, margin)
+	var mf narrowphase.Manifold
+	narrowphase.CollideInto(&mf, a.shapeOf(), a.xf, b.shapeOf(), b.xf, margin)
 	if mf.Count == 0 {
 		return
 	}
