@@ -458,3 +458,20 @@ func TestSolveContactMomentum(t *testing.T) {
 		}
 	}
 }
+
+// TestSetPointResetsEveryField checks that SetPoint leaves a reused point
+// exactly as a fresh one holding only its inputs: it writes the fields one
+// by one, so a field added to ContactPoint and forgotten there would keep
+// last tick's value.
+func TestSetPointResetsEveryField(t *testing.T) {
+	var c solver.Contact
+	for j := range c.Points {
+		c.Points[j] = solver.ContactPoint{RA: components.V(1, 2), RB: components.V(3, 4), BaseSeparation: 5,
+			NormalMass: 6, TangentMass: 7, NormalImpulse: 8, TangentImpulse: 9, MaxNormalImpulse: 10, RelativeVelocity: 11}
+		c.SetPoint(j, components.V(-1, -2), -0.25, 0.5, -0.75)
+		want := solver.ContactPoint{RA: components.V(-1, -2), BaseSeparation: -0.25, NormalImpulse: 0.5, TangentImpulse: -0.75}
+		if c.Points[j] != want {
+			t.Fatalf("point %d: got %+v, want %+v", j, c.Points[j], want)
+		}
+	}
+}
