@@ -124,7 +124,7 @@ func mix(h, x uint64) uint64 { return (h ^ x) * 0x100000001b3 }
 func (f *frozenRows) add(e arche.Entity, xf components.Transform, s components.Shape, m components.Material,
 	sleeping bool, margin float64) {
 	f.ents = append(f.ents, e)
-	f.proxies = append(f.proxies, newProxy(e, xf, &s, solver.KindStatic, 0, sleeping))
+	f.proxies = appendProxy(f.proxies, e, &xf, &s, solver.KindStatic, 0, sleeping)
 	f.mats = append(f.mats, m)
 	f.aabbs = append(f.aabbs, s.AABB(xf).Expand(margin))
 	f.sleeping = append(f.sleeping, sleeping)
@@ -240,7 +240,7 @@ func (p *Physics) gather(w *arche.World) (woke bool) {
 		speed := v.Lin.Len() + spin
 		p.ents = append(p.ents, e)
 		p.motion = append(p.motion, motion{v: v.Lin, spin: spin})
-		p.proxies = append(p.proxies, newProxy(e, *t, s, kind, speed, false))
+		p.proxies = appendProxy(p.proxies, e, t, s, kind, speed, false)
 		p.mats = append(p.mats, *mat)
 		// Grow the box by half the speculative distance and, on each axis,
 		// by the distance the body can cover along it in a step, forwards

@@ -35,13 +35,23 @@ type bodyProxy struct {
 	_        [1]byte
 }
 
-func newProxy(e arche.Entity, xf components.Transform, s *components.Shape, kind solver.Kind, speed float64,
-	sleeping bool) bodyProxy {
-	half := s.Half
+// appendProxy appends the proxy of entity e to dst. It writes the new row
+// field by field in place: built as a literal and appended, the row was
+// assembled in a stack temporary and copied with 16-byte loads that waited
+// for the temporary's narrower stores (see storeTask.Run).
+func appendProxy(dst []bodyProxy, e arche.Entity, xf *components.Transform, s *components.Shape, kind solver.Kind,
+	speed float64, sleeping bool) []bodyProxy {
+	dst = append(dst, bodyProxy{})
+	x := &dst[len(dst)-1]
+	x.xf = *xf
 	if s.Kind == components.ShapeCircle {
-		half = components.Vec2{X: s.Radius}
+		x.half.X = s.Radius
+	} else {
+		x.half = s.Half
 	}
-	return bodyProxy{xf: xf, half: half, speed: speed, id: e.ID(), shape: s.Kind, kind: kind, sleeping: sleeping}
+	x.speed, x.id = speed, e.ID()
+	x.shape, x.kind, x.sleeping = s.Kind, kind, sleeping
+	return dst
 }
 
 // shapeOf returns the shape the proxy was made from, with exactly the fields
