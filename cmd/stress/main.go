@@ -4,8 +4,10 @@
 // statistics, bodies, awake bodies, contacts, islands, allocations and GC
 // cycles per step, the scene's health check and a checksum of the final
 // transforms. When a run has 2 workers or more, it first prints the host's
-// core-to-core round trip (host.go; core_rtt_ns in -json and -csv), on which
-// the second worker's gain depends.
+// core-to-core round trip (host.go), on which the second worker's gain
+// depends, and measures it again before and after every reported run
+// (core_rtt_ns and core_rtt_after_ns in -json and -csv): on the VMs Tumble
+// is measured on it changes from one stretch of minutes to the next.
 //
 //	go run ./cmd/stress -scene large_pyramid
 //	go run ./cmd/stress -scene all -workers 1,2 -repeat 3
@@ -293,13 +295,20 @@ type report struct {
 	checksums []string  // of every repeat
 	healthy   bool      // all repeats healthy
 	about     string
-	coreRTT   time.Duration // coreRoundTrip, once per command; 0 if not measured
+	// coreRTT and coreRTTAfter are the core-to-core round trip
+	// (coreRoundTrip) just before the first repeat and just after the
+	// last; 0 when not measured (no run of the command has 2 workers).
+	coreRTT, coreRTTAfter time.Duration
 }
 
 // measure runs scene s o.repeat times on workers and returns the median run.
 func measure(s *bench.Scene, o *options, workers int, progress bool, stderr io.Writer) (*report, error) {
 	var runs []*bench.Result
-	rep := &report{healthy: true, about: s.About, coreRTT: o.coreRTT}
+	rep := &report{healthy: true, about: s.About}
+	if o.coreRTT > 0 {
+		rep.coreRTT = coreRoundTrip()
+		defer func() { rep.coreRTTAfter = coreRoundTrip() }()
+	}
 	for i := 0; i < o.repeat; i++ {
 		opts := bench.Options{Workers: workers, Steps: o.steps, Warmup: o.warmup, Scale: o.scale}
 		var p *progressLine

@@ -41,6 +41,10 @@ func printReport(w io.Writer, r *report) {
 		r.Bodies, r.Awake, r.Contacts, r.Points, r.MeanContacts, r.Islands)
 	fmt.Fprintf(w, "  candidate pairs %d, colours %d (last step)\n", r.Pairs, r.Colors)
 	fmt.Fprintf(w, "  allocations %.2f per step (%.0f B), GC cycles %d\n", r.AllocsPerStep, r.BytesPerStep, r.GCCycles)
+	if r.coreRTT > 0 {
+		fmt.Fprintf(w, "  core-to-core round trip %d ns before the runs, %d ns after\n",
+			r.coreRTT.Nanoseconds(), r.coreRTTAfter.Nanoseconds())
+	}
 	fmt.Fprintf(w, "  health: %s\n", r.Health)
 	if !r.healthy && r.Health.OK {
 		fmt.Fprintf(w, "  health: FAILED in another of the %d repeats\n", len(r.repeats))
@@ -60,14 +64,18 @@ func pct(x, total float64) float64 {
 func printSummary(w io.Writer, reports []*report) {
 	fmt.Fprintln(w, "summary")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "  scene\tworkers\tms/step\tmedian\tp95\tcontacts\tawake\tallocs/step\thealth\tchecksum\n")
+	fmt.Fprintf(tw, "  scene\tworkers\tms/step\tmedian\tp95\tcontacts\tawake\tallocs/step\thealth\tchecksum\trtt ns\n")
 	for _, r := range reports {
 		h := "ok"
 		if !r.healthy {
 			h = "FAILED"
 		}
-		fmt.Fprintf(tw, "  %s\t%d\t%.3f\t%.3f\t%.3f\t%d\t%d\t%.2f\t%s\t%s\n", r.Scene, r.Workers, ms(r.Mean),
-			ms(r.Median), ms(r.P95), r.Contacts, r.Awake, r.AllocsPerStep, h, r.Checksum)
+		rtt := "-"
+		if r.coreRTT > 0 {
+			rtt = fmt.Sprintf("%d/%d", r.coreRTT.Nanoseconds(), r.coreRTTAfter.Nanoseconds())
+		}
+		fmt.Fprintf(tw, "  %s\t%d\t%.3f\t%.3f\t%.3f\t%d\t%d\t%.2f\t%s\t%s\t%s\n", r.Scene, r.Workers, ms(r.Mean),
+			ms(r.Median), ms(r.P95), r.Contacts, r.Awake, r.AllocsPerStep, h, r.Checksum, rtt)
 	}
 	_ = tw.Flush()
 	seen := map[string][]string{}
@@ -130,9 +138,11 @@ type record struct {
 	Repeats       []float64          `json:"repeats_ms_per_step"`
 	Go            string             `json:"go"`
 	GOMAXPROCS    int                `json:"gomaxprocs"`
-	// CoreRTTNs is the core-to-core round trip (coreRoundTrip) measured
-	// once by the command when a run has 2 workers or more, else 0.
-	CoreRTTNs int64 `json:"core_rtt_ns"`
+	// CoreRTTNs and CoreRTTAfterNs are the core-to-core round trip
+	// (coreRoundTrip) just before and just after this run's repeats, when a
+	// run of the command has 2 workers or more, else 0.
+	CoreRTTNs      int64 `json:"core_rtt_ns"`
+	CoreRTTAfterNs int64 `json:"core_rtt_after_ns"`
 }
 
 // stageTimes marshals as a JSON object of stage name -> ms per step, in
@@ -164,7 +174,7 @@ func newRecord(r *report) record {
 		MeanContacts: r.MeanContacts, HealthOK: r.healthy, Health: r.Health.Message, HealthValues: hv,
 		Checksum: r.Checksum, AllocsPerStep: r.AllocsPerStep, BytesPerStep: r.BytesPerStep, GCCycles: r.GCCycles,
 		Awake: r.Awake, Islands: r.Islands, Pairs: r.Pairs, Colors: r.Colors, Stages: r.Stages, Repeats: r.repeats, Go: runtime.Version(),
-		GOMAXPROCS: runtime.GOMAXPROCS(0), CoreRTTNs: r.coreRTT.Nanoseconds()}
+		GOMAXPROCS: runtime.GOMAXPROCS(0), CoreRTTNs: r.coreRTT.Nanoseconds(), CoreRTTAfterNs: r.coreRTTAfter.Nanoseconds()}
 }
 
 func writeJSON(w io.Writer, r *report) error {
@@ -178,7 +188,7 @@ func writeJSON(w io.Writer, r *report) error {
 
 var csvColumns = []string{"scene", "scale", "bodies", "steps", "warmup", "workers", "ms_per_step", "median_ms",
 	"p95_ms", "min_ms", "max_ms", "build_ms", "contacts", "awake", "islands", "allocs_per_step", "bytes_per_step",
-	"gc_cycles", "health_ok", "health", "checksum", "core_rtt_ns"}
+	"gc_cycles", "health_ok", "health", "checksum", "core_rtt_ns", "core_rtt_after_ns"}
 
 // csvHeader returns the CSV column names: csvColumns, then one column per
 // stage.
@@ -197,7 +207,8 @@ func csvRow(r *report) []string {
 		strconv.Itoa(r.Workers), g(ms(r.Mean)), g(ms(r.Median)), g(ms(r.P95)), g(ms(r.Min)), g(ms(r.Max)),
 		g(ms(r.BuildTime)), strconv.Itoa(r.Contacts), strconv.Itoa(r.Awake), strconv.Itoa(r.Islands),
 		g(r.AllocsPerStep), g(r.BytesPerStep), strconv.FormatUint(uint64(r.GCCycles), 10),
-		strconv.FormatBool(r.healthy), r.Health.Message, r.Checksum, strconv.FormatInt(r.coreRTT.Nanoseconds(), 10)}
+		strconv.FormatBool(r.healthy), r.Health.Message, r.Checksum, strconv.FormatInt(r.coreRTT.Nanoseconds(), 10),
+		strconv.FormatInt(r.coreRTTAfter.Nanoseconds(), 10)}
 	for s := ecs.Stage(0); s < ecs.NumStages; s++ {
 		fields = append(fields, g(ms(r.Stages[s])))
 	}
