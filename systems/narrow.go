@@ -40,10 +40,10 @@ func (p *Physics) broadPhase() {
 
 // Pair flags written by the narrow phase, folded serially afterwards.
 const (
-	pairNone     uint8 = iota // no contact
-	pairTouching              // a contact to solve
-	pairWakeA                 // body A sleeps and was touched: wake it next tick
-	pairWakeB                 // body B sleeps and was touched
+	pairNone     uint8 = 0 // no contact
+	pairTouching uint8 = 1 // a contact to solve
+	pairWakeA    uint8 = 2 // body A sleeps and was touched: wake it next tick
+	pairWakeB    uint8 = 3 // body B sleeps and was touched
 )
 
 // proxy returns the collision proxy of body i of a candidate pair: a moving
@@ -103,15 +103,25 @@ func (p *Physics) row(i int32) int32 {
 type narrowTask struct{ ph *Physics }
 
 // Run collides pairs [lo, hi). It reads the rows and writes only slot i of
-// the per-pair outputs.
+// the per-pair outputs, and slots [lo, hi) of touching and the links: the
+// block's touching pairs, packed at its front (see narrowPhase).
 func (t *narrowTask) Run(lo, hi, _ int) {
 	p := t.ph
+	n, flags := lo, uint8(0)
 	for i := lo; i < hi; i++ {
-		p.collidePair(i)
+		f := p.collidePair(i)
+		if f == pairTouching {
+			p.touching[n] = int32(i)
+			p.s.Links[n] = p.pairInfo[i].link
+			n++
+		}
+		flags |= f
 	}
+	p.blockEnd[lo], p.blockTouching[lo] = int32(hi), int32(n-lo)
+	p.blockWakes[lo] = flags&pairWakeA != 0 // pairWakeB has the bit too
 }
 
-func (p *Physics) collidePair(i int) {
+func (p *Physics) collidePair(i int) uint8 {
 	pr := p.pairs[i]
 	ia, ib := pr.A, pr.B
 	a, b := p.proxy(ia), p.proxy(ib)
@@ -123,7 +133,7 @@ func (p *Physics) collidePair(i int) {
 	}
 	p.pairFlags[i] = pairNone
 	if a.kind != solver.KindDynamic && b.kind != solver.KindDynamic && !a.sleeping && !b.sleeping {
-		return // kinematic or static against kinematic or static: nothing moves
+		return pairNone // kinematic or static against kinematic or static: nothing moves
 	}
 	closing := p.closingSpeed(ia, ib)
 	margin := p.cfg.SpeculativeDistance + p.cfg.Dt*closing
@@ -136,7 +146,7 @@ func (p *Physics) collidePair(i int) {
 	var mf narrowphase.Manifold
 	narrowphase.CollideInto(&mf, a.shapeOf(), a.xf, b.shapeOf(), b.xf, margin)
 	if mf.Count == 0 {
-		return
+		return pairNone
 	}
 	p.manifolds[i] = mf
 	p.pairEnts[i] = [2]arche.Entity{p.entity(ia), p.entity(ib)}
@@ -148,7 +158,7 @@ func (p *Physics) collidePair(i int) {
 		} else if b.sleeping && (a.kind == solver.KindDynamic || a.kind == solver.KindKinematic && a.speed > 0) {
 			p.pairFlags[i] = pairWakeB
 		}
-		return
+		return p.pairFlags[i]
 	}
 	ma, mb := p.material(ia), p.material(ib)
 	p.pairFlags[i] = pairTouching
@@ -158,6 +168,7 @@ func (p *Physics) collidePair(i int) {
 	pi.friction = p.cfg.FrictionMix.Mix(ma.Friction, mb.Friction)
 	pi.restitution = p.cfg.RestitutionMix.Mix(ma.Restitution, mb.Restitution)
 	pi.centerA, pi.centerB = a.xf.P, b.xf.P
+	return pairTouching
 }
 
 // pairInfo is what the fold and the contact preparation need of a touching
@@ -170,26 +181,42 @@ type pairInfo struct {
 }
 
 // narrowPhase collides all candidate pairs in parallel, then folds the
-// per-pair flags in pair order: the touching contacts become the solver's
-// links, and the sleeping bodies touched are woken next tick.
+// blocks in pair order: the touching contacts become the solver's links, and
+// the sleeping bodies touched are woken next tick.
+//
+// Each block packs its touching pairs and their links at the front of its
+// own range of touching and Links, so the serial fold only moves the packed
+// runs down, in block order (the same list for any split into blocks), and
+// looks at the flags only of blocks that touched a sleeping body. Scanning
+// every pair's flag serially took 0.05 ms a step on tumbler (10 000 pairs),
+// a sixth of what the second worker leaves to the caller.
 func (p *Physics) narrowPhase() {
 	n := len(p.pairs)
 	p.manifolds, p.pairFlags = resize(p.manifolds, n), resize(p.pairFlags, n)
 	p.pairEnts, p.pairInfo = resize(p.pairEnts, n), resize(p.pairInfo, n)
+	p.touching, p.s.Links = resize(p.touching, n), resize(p.s.Links, n)
+	p.blockEnd, p.blockTouching = resize(p.blockEnd, n), resize(p.blockTouching, n)
+	p.blockWakes = resize(p.blockWakes, n)
 	p.pool.For(n, 64, &p.narrowTask)
-	p.touching = p.touching[:0]
-	p.s.Links = p.s.Links[:0]
-	for i, f := range p.pairFlags {
-		switch f {
-		case pairTouching:
-			p.touching = append(p.touching, int32(i))
-			p.s.Links = append(p.s.Links, p.pairInfo[i].link)
-		case pairWakeA:
-			p.sleep.pending = append(p.sleep.pending, p.pairEnts[i][0])
-		case pairWakeB:
-			p.sleep.pending = append(p.sleep.pending, p.pairEnts[i][1])
+	m := 0
+	for lo := 0; lo < n; {
+		hi, c := int(p.blockEnd[lo]), int(p.blockTouching[lo])
+		copy(p.touching[m:], p.touching[lo:lo+c])
+		copy(p.s.Links[m:], p.s.Links[lo:lo+c])
+		m += c
+		if p.blockWakes[lo] {
+			for i := lo; i < hi; i++ {
+				switch p.pairFlags[i] {
+				case pairWakeA:
+					p.sleep.pending = append(p.sleep.pending, p.pairEnts[i][0])
+				case pairWakeB:
+					p.sleep.pending = append(p.sleep.pending, p.pairEnts[i][1])
+				}
+			}
 		}
+		lo = hi
 	}
+	p.touching, p.s.Links = p.touching[:m], p.s.Links[:m]
 }
 
 type prepareTask struct{ ph *Physics }

@@ -71,10 +71,14 @@ type Physics struct {
 	pairEnts    [][2]arche.Entity
 	pairFlags   []uint8
 	pairInfo    []pairInfo
-	touching    []int32         // pairs with a contact to solve, in pair order
-	points      int             // contact points solved this tick
-	cache       [2]contactCache // previous and current tick
-	cur         int
+	touching    []int32 // pairs with a contact to solve, in pair order
+	// Per block of the narrow phase, at the index of its first pair: where
+	// it ends, how many touching pairs it packed, whether it woke a body.
+	blockEnd, blockTouching []int32
+	blockWakes              []bool
+	points                  int             // contact points solved this tick
+	cache                   [2]contactCache // previous and current tick
+	cur                     int
 
 	sleep sleeper
 	errs  []ecs.BodyError
