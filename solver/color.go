@@ -10,7 +10,8 @@ const maxColors = 64
 // Coloring assigns the links (contacts) of large islands to colours so that no two
 // contacts of a colour share a dynamic body: the contacts of one colour can
 // be solved in any order, on any worker, with bit-identical results. Colour k
-// holds List[Start[k]:Start[k+1]]; Overflow holds the rest.
+// holds List[Start[k]:Start[k+1]], its two-point links first; Overflow holds
+// the rest.
 type Coloring struct {
 	Start    []int32
 	List     []int32
@@ -21,7 +22,7 @@ type Coloring struct {
 
 	used      []uint64 // per body row: colours taken
 	linkColor []int8   // per link: its colour, -1 for none
-	count     [maxColors + 1]int32
+	count     [2*maxColors + 1]int32
 }
 
 // Colors returns the number of colours in use.
@@ -100,10 +101,14 @@ func (g *Coloring) colorLink(links []Link, ci int32) {
 	g.linkColor[ci] = int8(col)
 }
 
-// collect lists the links of list by the colours colorLinks gave them, in
-// list order within each colour, the overflow and the kinematic rows.
+// collect lists the links of list by the colours colorLinks gave them, the
+// overflow and the kinematic rows. Within a colour the two-point links come
+// first, then the one-point links (see Link.Points), each in list order: the
+// solver order the wide layout needs, so BuildIslands copies whole colours.
 func (g *Coloring) collect(links []Link, list []int32) {
-	g.count = [maxColors + 1]int32{}
+	// Bucket 2k holds colour k's two-point links, bucket 2k+1 its one-point
+	// links; count[b+1] counts bucket b.
+	g.count = [2*maxColors + 1]int32{}
 	g.Overflow = g.Overflow[:0]
 	g.Kinematic = g.Kinematic[:0]
 	colors := 0
@@ -115,22 +120,31 @@ func (g *Coloring) collect(links []Link, list []int32) {
 		if c.KindB == KindKinematic {
 			g.Kinematic = append(g.Kinematic, c.B)
 		}
-		col := g.linkColor[ci]
+		col := int(g.linkColor[ci])
 		if col < 0 {
 			g.Overflow = append(g.Overflow, ci)
 			continue
 		}
-		g.count[col+1]++
-		colors = max(colors, int(col)+1)
+		g.count[2*col+int(2-c.points())+1]++
+		colors = max(colors, col+1)
 	}
-	g.Start = prefix(g.Start, g.count[:colors+1])
-	g.List = resize(g.List, int(g.Start[colors]))
-	var next [maxColors]int32
-	copy(next[:], g.Start[:colors])
+	var next [2 * maxColors]int32
+	sum := int32(0)
+	for b := 0; b < 2*colors; b++ {
+		next[b] = sum
+		sum += g.count[b+1]
+	}
+	g.Start = resize(g.Start, colors+1)
+	for k := 0; k < colors; k++ {
+		g.Start[k] = next[2*k]
+	}
+	g.Start[colors] = sum
+	g.List = resize(g.List, int(sum))
 	for _, ci := range list {
-		if col := g.linkColor[ci]; col >= 0 {
-			g.List[next[col]] = ci
-			next[col]++
+		if col := int(g.linkColor[ci]); col >= 0 {
+			b := 2*col + int(2-links[ci].points())
+			g.List[next[b]] = ci
+			next[b]++
 		}
 	}
 }

@@ -287,7 +287,9 @@ func TestColoringBuild(t *testing.T) {
 			case 1:
 				ka = K
 			}
-			contacts = append(contacts, contact(a, ka, b, kb))
+			l := contact(a, ka, b, kb)
+			l.Points = uint8(rng.IntN(3)) // 0 counts as 2
+			contacts = append(contacts, l)
 		}
 		// List a random subset, in a random order.
 		var list []int32
@@ -298,11 +300,23 @@ func TestColoringBuild(t *testing.T) {
 		}
 		rng.Shuffle(len(list), func(i, j int) { list[i], list[j] = list[j], list[i] })
 		g.Build(contacts, list, n)
+		pos := make(map[int32]int, len(list))
+		for i, ci := range list {
+			pos[ci] = i
+		}
 		count := make(map[int32]int)
 		for k := 0; k < g.Colors(); k++ {
 			col := g.Color(k)
 			if len(col) == 0 {
 				t.Errorf("trial %d: colour %d is empty", trial, k)
+			}
+			// Two-point links first, then one-point links, each in list order.
+			for i := 1; i < len(col); i++ {
+				one0, one1 := contacts[col[i-1]].Points == 1, contacts[col[i]].Points == 1
+				if one0 && !one1 || one0 == one1 && pos[col[i-1]] > pos[col[i]] {
+					t.Fatalf("trial %d: colour %d lists %d (points %d) before %d (points %d)", trial, k,
+						col[i-1], contacts[col[i-1]].Points, col[i], contacts[col[i]].Points)
+				}
 			}
 			used := make(map[int32]bool)
 			for _, ci := range col {

@@ -56,6 +56,12 @@ func TestWideLayout(t *testing.T) {
 // kinematic. Every island is coloured (from 1 contact on), and solved by the
 // wide blocks if wideKernel is set.
 func randomPile(seed uint64, n, m int) (*Solver, Params) {
+	return randomPileEdit(seed, n, m, nil)
+}
+
+// randomPileEdit is randomPile with edit applied to the contacts, in link
+// order, after BuildIslands and before they are stored.
+func randomPileEdit(seed uint64, n, m int, edit func(s *Solver, prm *Params, byLink []Contact)) (*Solver, Params) {
 	r := rand.New(rand.NewPCG(seed, 7))
 	s := &Solver{}
 	f := func(a, b float64) float64 { return a + (b-a)*r.Float64() }
@@ -119,6 +125,9 @@ func randomPile(seed uint64, n, m int) (*Solver, Params) {
 	prm.Gravity = components.V(f(-5, 5), -10)
 	prm.LargeIslandContacts = 1
 	s.BuildIslands(&prm)
+	if edit != nil {
+		edit(s, &prm, byLink)
+	}
 	s.Arrange(byLink)
 	return s, prm
 }
@@ -201,6 +210,64 @@ func TestWideSolveMatchesScalar(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestRestitutionSkipsOnlyColorsWithout solves random piles twice, once
+// running the restitution pass on every colour: the results must be the
+// same bits. Some piles have restitution on one contact only, so that most
+// colours are skipped and the one that is not must still run.
+func TestRestitutionSkipsOnlyColorsWithout(t *testing.T) {
+	defer func(saved bool) { wideKernel, restituteAll = saved, false }(wideKernel)
+	for seed := uint64(1); seed <= 12; seed++ {
+		for _, wide := range []bool{false, true} {
+			var res [2]*Solver
+			for k, all := range []bool{false, true} {
+				wideKernel, restituteAll = wide, all
+				var edit func(*Solver, *Params, []Contact)
+				if seed%2 == 0 {
+					edit = keepOneRestitution
+				}
+				s, prm := randomPileEdit(seed, 200, 600, edit)
+				s.Solve(Serial{}, &prm)
+				res[k] = s
+			}
+			for i := range res[0].Bodies {
+				if a, b := res[0].Bodies[i], res[1].Bodies[i]; a != b {
+					t.Fatalf("seed %d wide %v: body %d: %+v with skipped colours, %+v with all", seed, wide, i, a, b)
+				}
+			}
+			skipped := 0
+			for k := range res[0].Coloring.Colors() {
+				if !res[0].bounces[k].Load() {
+					skipped++
+				}
+			}
+			if seed%2 == 0 && skipped != res[0].Coloring.Colors()-1 {
+				t.Errorf("seed %d wide %v: %d of %d colours skipped, want all but one", seed, wide, skipped,
+					res[0].Coloring.Colors())
+			}
+		}
+	}
+}
+
+// keepOneRestitution sets the restitution of every contact to 0, except
+// for one coloured contact with a point that approaches fast enough to
+// bounce.
+func keepOneRestitution(s *Solver, prm *Params, byLink []Contact) {
+	kept := false
+	for li := range byLink {
+		c := &byLink[li]
+		bounce := c.Points[0].RelativeVelocity < -prm.RestitutionThreshold
+		if kept || !bounce || s.Rank[li] < s.colorStart[0] {
+			c.Restitution = 0
+			continue
+		}
+		c.Restitution = 0.5
+		kept = true
+	}
+	if !kept {
+		panic("keepOneRestitution: no coloured contact approaches")
 	}
 }
 
