@@ -287,8 +287,14 @@ func (p *Physics) prepareContacts() {
 func (p *Physics) storeContacts() {
 	cc := &p.cache[p.cur]
 	cc.reset(len(p.touching))
+	for w := range p.storePoints {
+		p.storePoints[w].n = 0
+	}
 	p.pool.For(len(p.touching), 0, &p.storeTask) // static, as prepare
-	p.points = cc.index()
+	p.points = 0
+	for w := range p.storePoints {
+		p.points += p.storePoints[w].n
+	}
 }
 
 type storeTask struct{ ph *Physics }
@@ -303,9 +309,11 @@ type storeTask struct{ ph *Physics }
 // forwarded from two narrower stores still in the store buffer: each copy
 // waited for its stores to retire. Writing the fields in place took
 // 0.1-0.3 ms a step off large_pyramid's solve stage on one worker.
-func (t *storeTask) Run(lo, hi, _ int) {
+func (t *storeTask) Run(lo, hi, w int) {
 	p := t.ph
-	entries := p.cache[p.cur].entries
+	cc := &p.cache[p.cur]
+	entries := cc.entries
+	points, shared := 0, p.pool.Workers() > 1
 	for k := lo; k < hi; k++ {
 		count, normal, tangent := p.s.Impulses(k)
 		i := p.touching[k]
@@ -315,5 +323,8 @@ func (t *storeTask) Run(lo, hi, _ int) {
 		e.a, e.b, e.count = ents[0], ents[1], count
 		e.ids[0], e.normal[0], e.tangent[0] = m.Points[0].ID, normal[0], tangent[0]
 		e.ids[1], e.normal[1], e.tangent[1] = m.Points[1].ID, normal[1], tangent[1]
+		cc.insert(k, shared)
+		points += int(count)
 	}
+	p.storePoints[w].n += points
 }

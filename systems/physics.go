@@ -77,6 +77,7 @@ type Physics struct {
 	blockEnd, blockTouching []int32
 	blockWakes              []bool
 	points                  int             // contact points solved this tick
+	storePoints             []workerCount   // per worker: points stored
 	cache                   [2]contactCache // previous and current tick
 	cur                     int
 
@@ -140,6 +141,7 @@ func (p *Physics) Initialize(w *arche.World) {
 	}
 	p.lastGravity = p.gravity.Get().V
 	p.pool = newPool(p.cfg.workers(), p.cfg.ProfileContext)
+	p.storePoints = make([]workerCount, p.pool.Workers())
 	p.sleep.init()
 }
 
