@@ -22,7 +22,9 @@ type Coloring struct {
 
 	used      []uint64 // per body row: colours taken
 	linkColor []int8   // per link: its colour, -1 for none
-	count     [2*maxColors + 1]int32
+	bucket    []uint8  // per list entry: its bucket (collectOn)
+	parts     []collectPart
+	task      collectTask
 }
 
 // Colors returns the number of colours in use.
@@ -102,49 +104,136 @@ func (g *Coloring) colorLink(links []Link, ci int32) {
 }
 
 // collect lists the links of list by the colours colorLinks gave them, the
-// overflow and the kinematic rows. Within a colour the two-point links come
-// first, then the one-point links (see Link.Points), each in list order: the
-// solver order the wide layout needs, so BuildIslands copies whole colours.
-func (g *Coloring) collect(links []Link, list []int32) {
-	// Bucket 2k holds colour k's two-point links, bucket 2k+1 its one-point
-	// links; count[b+1] counts bucket b.
-	g.count = [2*maxColors + 1]int32{}
-	g.Overflow = g.Overflow[:0]
-	g.Kinematic = g.Kinematic[:0]
-	colors := 0
-	for _, ci := range list {
-		c := &links[ci]
-		if c.KindA == KindKinematic {
-			g.Kinematic = append(g.Kinematic, c.A)
-		}
-		if c.KindB == KindKinematic {
-			g.Kinematic = append(g.Kinematic, c.B)
-		}
-		col := int(g.linkColor[ci])
-		if col < 0 {
-			g.Overflow = append(g.Overflow, ci)
-			continue
-		}
-		g.count[2*col+int(2-c.points())+1]++
-		colors = max(colors, col+1)
+// overflow and the kinematic rows, on the calling goroutine (collectOn).
+func (g *Coloring) collect(links []Link, list []int32) { g.collectOn(Serial{}, links, list) }
+
+// collectParallelMin is the shortest list collectOn splits between workers:
+// below it, a second job costs more than half the list.
+const collectParallelMin = 256
+
+// collectOn lists the links of list by the colours colorLinks gave them, the
+// overflow and the kinematic rows, all in list order. Within a colour the
+// two-point links come first, then the one-point links (see Link.Points),
+// each in list order: the solver order the wide layout needs, so
+// BuildIslands copies whole colours.
+//
+// It is a counting sort into buckets (2k: colour k's two-point links, 2k+1
+// its one-point links), run on ex in parts of the list: each part counts its
+// buckets, the caller turns the counts into each part's first place in each
+// bucket, and each part places its links. The result is the same for any
+// number of parts. On tumbler it was the largest step of the islands stage
+// that ran on the caller alone (0.05 ms of 0.12 on 2 workers).
+func (g *Coloring) collectOn(ex Executor, links []Link, list []int32) {
+	n := len(list)
+	parts := 1
+	if n >= collectParallelMin {
+		parts = ex.Workers()
 	}
-	var next [2 * maxColors]int32
+	g.parts = resize(g.parts, parts)
+	for h := range g.parts {
+		g.parts[h].lo, g.parts[h].hi = h*n/parts, (h+1)*n/parts
+	}
+	g.bucket = resize(g.bucket, n)
+	g.task = collectTask{g: g, links: links, list: list}
+	ex.For(parts, 1, &g.task)
+
+	colors := 0
+	for h := range g.parts {
+		for b := len(g.parts[h].count) - 1; b >= 2*colors; b-- {
+			if g.parts[h].count[b] != 0 {
+				colors = b/2 + 1
+				break
+			}
+		}
+	}
 	sum := int32(0)
 	for b := 0; b < 2*colors; b++ {
-		next[b] = sum
-		sum += g.count[b+1]
+		for h := range g.parts {
+			p := &g.parts[h]
+			p.next[b] = sum
+			sum += p.count[b]
+		}
 	}
 	g.Start = resize(g.Start, colors+1)
 	for k := 0; k < colors; k++ {
-		g.Start[k] = next[2*k]
+		g.Start[k] = g.parts[0].next[2*k]
 	}
 	g.Start[colors] = sum
 	g.List = resize(g.List, int(sum))
-	for _, ci := range list {
-		if col := int(g.linkColor[ci]); col >= 0 {
-			b := 2*col + int(2-links[ci].points())
-			g.List[next[b]] = ci
-			next[b]++
+	g.Overflow, g.Kinematic = g.Overflow[:0], g.Kinematic[:0]
+	for h := range g.parts {
+		g.Overflow = append(g.Overflow, g.parts[h].overflow...)
+		g.Kinematic = append(g.Kinematic, g.parts[h].kinematic...)
+	}
+	g.task.place = true
+	ex.For(parts, 1, &g.task)
+	g.task = collectTask{}
+}
+
+// collectPart is one part of the list in collectOn.
+type collectPart struct {
+	lo, hi    int
+	count     [2 * maxColors]int32 // links per bucket
+	next      [2 * maxColors]int32 // the next place of each bucket in List
+	overflow  []int32
+	kinematic []int32
+}
+
+// noBucket marks an overflow link in Coloring.bucket.
+const noBucket = 0xff
+
+// collectTask runs collectOn's parts: counting, or with place set, placing.
+type collectTask struct {
+	g     *Coloring
+	links []Link
+	list  []int32
+	place bool
+}
+
+func (t *collectTask) Run(lo, hi, _ int) {
+	for h := lo; h < hi; h++ {
+		if t.place {
+			t.placePart(&t.g.parts[h])
+		} else {
+			t.countPart(&t.g.parts[h])
+		}
+	}
+}
+
+// countPart counts the part's links by bucket and keeps each link's bucket,
+// its overflow links and its kinematic rows.
+func (t *collectTask) countPart(p *collectPart) {
+	g := t.g
+	p.count = [2 * maxColors]int32{}
+	p.overflow, p.kinematic = p.overflow[:0], p.kinematic[:0]
+	for i := p.lo; i < p.hi; i++ {
+		ci := t.list[i]
+		c := &t.links[ci]
+		if c.KindA == KindKinematic {
+			p.kinematic = append(p.kinematic, c.A)
+		}
+		if c.KindB == KindKinematic {
+			p.kinematic = append(p.kinematic, c.B)
+		}
+		col := int(g.linkColor[ci])
+		if col < 0 {
+			p.overflow = append(p.overflow, ci)
+			g.bucket[i] = noBucket
+			continue
+		}
+		b := 2*col + int(2-c.points())
+		g.bucket[i] = uint8(b)
+		p.count[b]++
+	}
+}
+
+// placePart writes the part's links into their buckets of List.
+func (t *collectTask) placePart(p *collectPart) {
+	g := t.g
+	for i := p.lo; i < p.hi; i++ {
+		if b := g.bucket[i]; b != noBucket {
+			g.List[p.next[b]] = t.list[i]
+			p.next[b]++
 		}
 	}
 }

@@ -40,7 +40,10 @@ func clusters(seed uint64) *Solver {
 // TestColouringAlongsideIslands checks that colouring every link while the
 // islands are found (BuildIslandsOn with two workers) orders and colours
 // the links exactly as colouring the large islands' links afterwards.
+// Its lists are long enough that collectOn splits most of them in two
+// parts, so it also checks that the parts give the list of one.
 func TestColouringAlongsideIslands(t *testing.T) {
+	split := 0
 	for seed := uint64(1); seed <= 30; seed++ {
 		prm := DefaultParams()
 		prm.LargeIslandContacts = 1 + int(seed%5)*10
@@ -56,6 +59,9 @@ func TestColouringAlongsideIslands(t *testing.T) {
 			t.Fatalf("seed %d: want some links coloured and some not, got %d of %d", seed, st1.Colored, len(serial.Links))
 		}
 		g1, g2 := &serial.Coloring, &par.Coloring
+		if len(g2.parts) > 1 {
+			split++
+		}
 		for _, c := range []struct {
 			name string
 			a, b []int32
@@ -68,5 +74,8 @@ func TestColouringAlongsideIslands(t *testing.T) {
 				t.Fatalf("seed %d: %s differs:\n%v alone\n%v alongside", seed, c.name, c.a, c.b)
 			}
 		}
+	}
+	if split < 10 {
+		t.Errorf("only %d of 30 lists collected in parts, want 10 or more", split)
 	}
 }

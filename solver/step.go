@@ -226,7 +226,7 @@ func (s *Solver) BuildIslandsOn(ex Executor, prm *Params) Stats {
 		sm.end = int32(len(s.Order))
 	}
 	if overlap {
-		s.Coloring.collect(s.Links, s.largeLinks)
+		s.Coloring.collectOn(ex, s.Links, s.largeLinks)
 	} else {
 		s.Coloring.Build(s.Links, s.largeLinks, len(s.Sims))
 	}
