@@ -225,11 +225,10 @@ func (s *Solver) BuildIslandsOn(ex Executor, prm *Params) Stats {
 		s.Order = append(s.Order, is.Contacts(int(sm.island))...)
 		sm.end = int32(len(s.Order))
 	}
-	if overlap {
-		s.Coloring.collectOn(ex, s.Links, s.largeLinks)
-	} else {
-		s.Coloring.Build(s.Links, s.largeLinks, len(s.Sims))
+	if !overlap {
+		s.Coloring.colorLinks(s.Links, s.largeLinks, len(s.Sims))
 	}
+	s.Coloring.collectOn(ex, s.Links, s.largeLinks)
 	s.largeStart = int32(len(s.Order))
 	s.Order = append(s.Order, s.Coloring.Overflow...)
 	s.colorStart = s.colorStart[:0]
