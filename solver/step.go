@@ -395,7 +395,7 @@ func (s *Solver) colorStage(ex Executor, mode int, elapsed float64) {
 			t.mode = modeWideRestitution
 		}
 		for k := 0; k+1 < len(s.blockStart); k++ {
-			if mode == modeRestitution && !s.bounces[k].Load() && !restituteAll {
+			if mode == modeRestitution && !s.restitutes(k) {
 				continue
 			}
 			t.base = int(s.blockStart[k])
@@ -408,7 +408,7 @@ func (s *Solver) colorStage(ex Executor, mode int, elapsed float64) {
 	// handing blocks out first come first served bounced body rows between
 	// the cores' caches and made tumbler slower on 2 workers than on 1.
 	for k := 0; k+1 < len(s.colorStart); k++ {
-		if mode == modeRestitution && !s.bounces[k].Load() && !restituteAll {
+		if mode == modeRestitution && !s.restitutes(k) {
 			continue
 		}
 		t.base = int(s.colorStart[k])
@@ -420,6 +420,9 @@ func (s *Solver) colorStage(ex Executor, mode int, elapsed float64) {
 // a contact with restitution; tests set it to check that skipping colours
 // changes no result.
 var restituteAll = false
+
+// restitutes reports whether the restitution pass must run colour k.
+func (s *Solver) restitutes(k int) bool { return restituteAll || s.bounces[k].Load() }
 
 const (
 	modeSmall = iota

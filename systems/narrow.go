@@ -38,7 +38,8 @@ func (p *Physics) broadPhase() {
 	}
 }
 
-// Pair flags written by the narrow phase, folded serially afterwards.
+// Pair flags written by the narrow phase; the fold reads them only in blocks
+// that touched a sleeping body.
 const (
 	pairNone     uint8 = 0 // no contact
 	pairTouching uint8 = 1 // a contact to solve
