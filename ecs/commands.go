@@ -188,11 +188,28 @@ func Wake(w *arche.World, e arche.Entity) error {
 	if !IsBody(w, e) {
 		return fmt.Errorf("tumble: %s: %w", entityString(e), ErrNotBody)
 	}
-	sl := generic.NewMap[components.Sleeping](w)
-	if sl.Has(e) {
-		w.Remove(e, sl.ID())
+	ids := sleepingIDs(w)
+	if w.Has(e, ids[0]) {
+		w.Remove(e, ids...)
 	}
 	return nil
+}
+
+// sleepingTag is a world resource that keeps the Sleeping tag's ID as the
+// argument list of arche's World.Remove. Wake is called on every impulse and
+// velocity a game sets, and a list built per call escapes to the heap.
+type sleepingTag struct{ ids []arche.ID }
+
+// sleepingIDs returns w's kept argument list for the Sleeping tag, adding
+// the resource on first use.
+func sleepingIDs(w *arche.World) []arche.ID {
+	id := arche.ResourceID[sleepingTag](w)
+	if r, ok := w.Resources().Get(id).(*sleepingTag); ok {
+		return r.ids
+	}
+	r := &sleepingTag{ids: []arche.ID{arche.ComponentID[components.Sleeping](w)}}
+	w.Resources().Add(id, r)
+	return r.ids
 }
 
 // IsSleeping reports whether body e is asleep.

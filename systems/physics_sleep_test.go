@@ -338,3 +338,41 @@ func TestPhysicsSleeperWokenBeforeReached(t *testing.T) {
 		t.Errorf("box velocity %.3f m/s after the hit, want it pushed along (> 1 m/s)", v)
 	}
 }
+
+// TestPhysicsSleepCycleAllocatesNothing: once a scene has slept and woken
+// once, waking an island (by an impulse, or by turning the gravity) and
+// letting it fall asleep again allocates nothing: the sleeping sets' member
+// lists are reused.
+func TestPhysicsSleepCycleAllocatesNothing(t *testing.T) {
+	s := newSim(t, func(c *systems.Config) { c.Workers = 1 })
+	s.add(ground())
+	stack := sleepingStack(t, s, 0, 3)
+	other := sleepingStack(t, s, 5, 2)
+	g := components.V(0, -10)
+	cycle := func() {
+		// Wake the first stack by an impulse, then everything by the
+		// gravity (turned by a hair and back, so the stacks stay put).
+		if err := ecs.ApplyLinearImpulse(s.w, stack[0], components.V(0.5, 0), s.pos(stack[0])); err != nil {
+			t.Fatal(err)
+		}
+		s.run(1)
+		g.X = -g.X + 1e-3
+		if err := ecs.SetGravity(s.w, g); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 240 && !(allAsleep(s, stack) && allAsleep(s, other)); i++ {
+			s.run(1)
+		}
+	}
+	cycle()
+	cycle()
+	if !allAsleep(s, stack) || !allAsleep(s, other) {
+		t.Fatalf("stacks did not fall asleep again")
+	}
+	if n := testing.AllocsPerRun(20, cycle); n != 0 {
+		t.Errorf("a wake and sleep cycle allocated %v times", n)
+	}
+	if !allAsleep(s, stack) || !allAsleep(s, other) {
+		t.Errorf("stacks did not fall asleep again")
+	}
+}

@@ -28,6 +28,29 @@ type sleeper struct {
 	pending []arche.Entity // touched by an awake body last tick: wake next tick
 	wakeNow []arche.Entity
 	toSleep []arche.Entity
+	spare   [][]arche.Entity // member lists of woken sets, kept for reuse
+}
+
+// drop forgets sleeping set set and keeps its member list for the next
+// island that falls asleep, so that sleeping and waking make no garbage.
+func (s *sleeper) drop(set uint32) {
+	members, ok := s.sets[set]
+	if !ok {
+		return
+	}
+	s.members -= len(members)
+	delete(s.sets, set)
+	s.spare = append(s.spare, members[:0])
+}
+
+// list returns an empty member list with room for n entities.
+func (s *sleeper) list(n int) []arche.Entity {
+	if k := len(s.spare); k > 0 {
+		l := s.spare[k-1]
+		s.spare = s.spare[:k-1]
+		return slices.Grow(l, n)
+	}
+	return make([]arche.Entity, 0, n)
 }
 
 func (s *sleeper) init() {
@@ -67,8 +90,7 @@ func (s *sleeper) wake(w *arche.World, list []arche.Entity, sleepingIDs []arche.
 			for _, m := range members {
 				s.wakeOne(w, m, sleepingIDs)
 			}
-			s.members -= len(members)
-			delete(s.sets, set)
+			s.drop(set)
 		}
 	}
 }
@@ -116,8 +138,7 @@ func (s *sleeper) brokenSets(w *arche.World, sleepingID arche.ID, dst []arche.En
 			}
 		}
 		if live < 0 {
-			s.members -= len(members)
-			delete(s.sets, set)
+			s.drop(set)
 			continue
 		}
 		dst = append(dst, members[live])
@@ -125,15 +146,24 @@ func (s *sleeper) brokenSets(w *arche.World, sleepingID arche.ID, dst []arche.En
 	return dst
 }
 
-// wakeAll wakes every sleeping body (the gravity changed).
-func (s *sleeper) wakeAll(w *arche.World, f *bodyFilter) {
-	sleepingID := arche.ComponentID[components.Sleeping](w)
-	w.Batch().Remove(f.Filter(w), sleepingID)
+// wakeAll wakes every sleeping body (the gravity changed). It lists them
+// first and removes their tags one by one: arche's batch removal builds its
+// bookkeeping anew on every call, and a gravity turn must make no garbage.
+func (s *sleeper) wakeAll(w *arche.World, f *bodyFilter, sleepingIDs []arche.ID) {
+	s.wakeNow = s.wakeNow[:0]
+	q := f.Query(w)
+	for q.Next() {
+		s.wakeNow = append(s.wakeNow, q.Entity())
+	}
+	for _, e := range s.wakeNow {
+		w.Remove(e, sleepingIDs...)
+	}
 	for i := range s.recs {
 		s.recs[i].rest, s.recs[i].set = 0, 0
 	}
-	clear(s.sets)
-	s.members = 0
+	for set := range s.sets {
+		s.drop(set)
+	}
 }
 
 // applyWakes runs first in a tick: it wakes the islands touched last tick,
@@ -143,7 +173,7 @@ func (p *Physics) applyWakes(w *arche.World) {
 	g := p.gravity.Get().V
 	if g != p.lastGravity {
 		p.lastGravity = g
-		p.sleep.wakeAll(w, p.sleepingFilter)
+		p.sleep.wakeAll(w, p.sleepingFilter, p.sleepingIDs)
 		p.sleep.pending = p.sleep.pending[:0]
 	}
 	if len(p.sleep.pending) > 0 {
@@ -201,7 +231,7 @@ func (p *Physics) updateSleep() {
 		}
 		set := s.nextSet
 		s.nextSet++
-		members := make([]arche.Entity, 0, len(is.Bodies(k)))
+		members := s.list(len(is.Bodies(k)))
 		for _, i := range is.Bodies(k) {
 			e := p.ents[i]
 			members = append(members, e)
