@@ -61,7 +61,7 @@ func TestJSONAndCSV(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, k := range []string{"scene", "bodies", "steps", "workers", "ms_per_step", "median_ms", "p95_ms",
-			"contacts", "health_ok", "health", "checksum", "allocs_per_step", "gc_cycles", "awake", "islands", "stages", "core_rtt_ns", "core_rtt_after_ns"} {
+			"contacts", "health_ok", "health", "checksum", "allocs_per_step", "allocs_per_step_late", "gc_cycles", "awake", "islands", "stages", "core_rtt_ns", "core_rtt_after_ns"} {
 			if _, ok := m[k]; !ok {
 				t.Errorf("line %d: no field %q", i, k)
 			}
@@ -101,7 +101,7 @@ func TestHumanOutput(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
 	for _, want := range []string{"gather", "broadphase", "narrowphase", "islands", "solve", "sleep", "scatter",
-		"events", "awake", "contacts", "allocations", "GC cycles", "health: ok", "checksum"} {
+		"events", "awake", "contacts", "allocations", "in the second half", "GC cycles", "health: ok", "checksum"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}

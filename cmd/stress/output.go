@@ -40,7 +40,8 @@ func printReport(w io.Writer, r *report) {
 	fmt.Fprintf(w, "  bodies %d, awake %d, contacts %d (%d points, %.0f on average), islands %d\n",
 		r.Bodies, r.Awake, r.Contacts, r.Points, r.MeanContacts, r.Islands)
 	fmt.Fprintf(w, "  candidate pairs %d, colours %d (last step)\n", r.Pairs, r.Colors)
-	fmt.Fprintf(w, "  allocations %.2f per step (%.0f B), GC cycles %d\n", r.AllocsPerStep, r.BytesPerStep, r.GCCycles)
+	fmt.Fprintf(w, "  allocations %.2f per step (%.0f B), %.2f in the second half, GC cycles %d\n",
+		r.AllocsPerStep, r.BytesPerStep, r.LateAllocsPerStep, r.GCCycles)
 	if r.coreRTT > 0 {
 		fmt.Fprintf(w, "  core-to-core round trip %d ns before the runs, %d ns after\n",
 			r.coreRTT.Nanoseconds(), r.coreRTTAfter.Nanoseconds())
@@ -128,16 +129,19 @@ type record struct {
 	HealthValues  map[string]float64 `json:"health_values"`
 	Checksum      string             `json:"checksum"`
 	AllocsPerStep float64            `json:"allocs_per_step"`
-	BytesPerStep  float64            `json:"bytes_per_step"`
-	GCCycles      uint32             `json:"gc_cycles"`
-	Awake         int                `json:"awake"`
-	Islands       int                `json:"islands"`
-	Pairs         int                `json:"pairs"`  // broad-phase candidate pairs, last step
-	Colors        int                `json:"colors"` // graph colours of the large islands, last step
-	Stages        stageTimes         `json:"stages"`
-	Repeats       []float64          `json:"repeats_ms_per_step"`
-	Go            string             `json:"go"`
-	GOMAXPROCS    int                `json:"gomaxprocs"`
+	// LateAllocsPerStep: the second half of the timed ticks only, once
+	// a forming scene has grown its buffers.
+	LateAllocsPerStep float64    `json:"allocs_per_step_late"`
+	BytesPerStep      float64    `json:"bytes_per_step"`
+	GCCycles          uint32     `json:"gc_cycles"`
+	Awake             int        `json:"awake"`
+	Islands           int        `json:"islands"`
+	Pairs             int        `json:"pairs"`  // broad-phase candidate pairs, last step
+	Colors            int        `json:"colors"` // graph colours of the large islands, last step
+	Stages            stageTimes `json:"stages"`
+	Repeats           []float64  `json:"repeats_ms_per_step"`
+	Go                string     `json:"go"`
+	GOMAXPROCS        int        `json:"gomaxprocs"`
 	// CoreRTTNs and CoreRTTAfterNs are the core-to-core round trip
 	// (coreRoundTrip) just before and just after this run's repeats, when a
 	// run of the command has 2 workers or more, else 0.
@@ -172,7 +176,7 @@ func newRecord(r *report) record {
 		Workers: r.Workers, MsPerStep: ms(r.Mean), MedianMs: ms(r.Median), P95Ms: ms(r.P95), MinMs: ms(r.Min),
 		MaxMs: ms(r.Max), BuildMs: ms(r.BuildTime), Contacts: r.Contacts, Points: r.Points,
 		MeanContacts: r.MeanContacts, HealthOK: r.healthy, Health: r.Health.Message, HealthValues: hv,
-		Checksum: r.Checksum, AllocsPerStep: r.AllocsPerStep, BytesPerStep: r.BytesPerStep, GCCycles: r.GCCycles,
+		Checksum: r.Checksum, AllocsPerStep: r.AllocsPerStep, LateAllocsPerStep: r.LateAllocsPerStep, BytesPerStep: r.BytesPerStep, GCCycles: r.GCCycles,
 		Awake: r.Awake, Islands: r.Islands, Pairs: r.Pairs, Colors: r.Colors, Stages: r.Stages, Repeats: r.repeats, Go: runtime.Version(),
 		GOMAXPROCS: runtime.GOMAXPROCS(0), CoreRTTNs: r.coreRTT.Nanoseconds(), CoreRTTAfterNs: r.coreRTTAfter.Nanoseconds()}
 }
@@ -187,7 +191,7 @@ func writeJSON(w io.Writer, r *report) error {
 }
 
 var csvColumns = []string{"scene", "scale", "bodies", "steps", "warmup", "workers", "ms_per_step", "median_ms",
-	"p95_ms", "min_ms", "max_ms", "build_ms", "contacts", "awake", "islands", "allocs_per_step", "bytes_per_step",
+	"p95_ms", "min_ms", "max_ms", "build_ms", "contacts", "awake", "islands", "allocs_per_step", "allocs_per_step_late", "bytes_per_step",
 	"gc_cycles", "health_ok", "health", "checksum", "core_rtt_ns", "core_rtt_after_ns"}
 
 // csvHeader returns the CSV column names: csvColumns, then one column per
@@ -206,7 +210,7 @@ func csvRow(r *report) []string {
 	fields := []string{r.Scene, g(r.Scale), strconv.Itoa(r.Bodies), strconv.Itoa(r.Steps), strconv.Itoa(r.Warmup),
 		strconv.Itoa(r.Workers), g(ms(r.Mean)), g(ms(r.Median)), g(ms(r.P95)), g(ms(r.Min)), g(ms(r.Max)),
 		g(ms(r.BuildTime)), strconv.Itoa(r.Contacts), strconv.Itoa(r.Awake), strconv.Itoa(r.Islands),
-		g(r.AllocsPerStep), g(r.BytesPerStep), strconv.FormatUint(uint64(r.GCCycles), 10),
+		g(r.AllocsPerStep), g(r.LateAllocsPerStep), g(r.BytesPerStep), strconv.FormatUint(uint64(r.GCCycles), 10),
 		strconv.FormatBool(r.healthy), r.Health.Message, r.Checksum, strconv.FormatInt(r.coreRTT.Nanoseconds(), 10),
 		strconv.FormatInt(r.coreRTTAfter.Nanoseconds(), 10)}
 	for s := ecs.Stage(0); s < ecs.NumStages; s++ {
