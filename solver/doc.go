@@ -15,9 +15,10 @@
 //  4. integrate positions (delta position and delta rotation),
 //  5. relax: solve again without bias, so the push-out leaves no velocity.
 //
-// After the substeps, restitution is applied once from the normal velocity
-// measured before the step, and the impulses are kept for warm starting the
-// next step. Friction is Coulomb's, clamped by the normal impulse of the same
+// After the substeps, restitution is applied once, reversing the normal
+// velocity measured before the step or, for contacts with restitution, the
+// one at which the gap closes ([Contact.AimRestitution]); the impulses are
+// kept for warm starting the next step. Friction is Coulomb's, clamped by the normal impulse of the same
 // point.
 //
 // # Data flow

@@ -489,3 +489,46 @@ func TestSetPointResetsEveryField(t *testing.T) {
 		}
 	}
 }
+
+// TestAimRestitution checks the approach velocity that restitution reverses
+// on hand-made contacts: a ball at rest above a static floor (normal from
+// the floor A up to the ball B, so the normal velocity is the ball's
+// vertical velocity) at gap s0, falling at vn under the relative
+// acceleration a (dt = 0.1 s).
+//   - falling onto the floor (a = -10): -sqrt(vn^2 + 2 |a| s0), no faster
+//     than at the end of the step (vn + a dt);
+//   - thrown up at a ceiling (normal down, so a = +10 along it): the gap
+//     closes slower, -sqrt(vn^2 - 2 a s0);
+//   - a gap the accelerations never close, and points already touching,
+//     keep vn (1e-12 relative).
+func TestAimRestitution(t *testing.T) {
+	const dt = 0.1
+	cases := []struct {
+		name         string
+		normal       components.Vec2
+		accel        components.Vec2
+		vn, s0, want float64
+	}{
+		{"falls onto the floor", components.V(0, 1), components.V(0, -10), -3, 0.1, -math.Sqrt(9 + 2)},
+		{"falls from rest, capped at the step's end", components.V(0, 1), components.V(0, -10), 0, 0.1, -1},
+		{"rises into a ceiling", components.V(0, -1), components.V(0, -10), -3, 0.1, -math.Sqrt(9 - 2)},
+		{"sideways gravity changes nothing", components.V(1, 0), components.V(0, -10), -3, 0.1, -3},
+		{"never reaches the ceiling", components.V(0, -1), components.V(0, -10), -1, 0.1, -1},
+		{"moving away, pulled apart", components.V(0, 1), components.V(0, 10), 0.5, 0.1, 0.5},
+		{"already touching", components.V(0, 1), components.V(0, -10), -3, -0.01, -3},
+	}
+	for _, tc := range cases {
+		ball := components.V(0, 0.5)
+		floor := ball.Sub(tc.normal.Scale(0.5 + tc.s0))
+		bodies := []solver.BodyState{{V: tc.normal.Scale(tc.vn), DQ: components.Identity}}
+		c := solver.Contact{A: -1, B: 0, KindA: solver.KindStatic, KindB: D, Count: 1, Normal: tc.normal,
+			Restitution: 0.5, InvMassB: 1, InvIB: 1}
+		// The manifold point lies on the ball's surface, s0 from the floor.
+		c.SetPoint(0, ball.Sub(tc.normal.Scale(0.5)), tc.s0, 0, 0)
+		c.Prepare(bodies, floor, ball)
+		c.AimRestitution(tc.accel, dt)
+		if got := c.Points[0].RelativeVelocity; math.Abs(got-tc.want) > 1e-12*math.Max(1, math.Abs(tc.want)) {
+			t.Errorf("%s: approach velocity %.15g, want %.15g", tc.name, got, tc.want)
+		}
+	}
+}

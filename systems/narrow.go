@@ -263,8 +263,21 @@ func (t *prepareTask) Run(lo, hi, _ int) {
 			c.SetPoint(j, mp.P, mp.Separation, pn, pt)
 		}
 		c.Prepare(p.s.Bodies, pi.centerA, pi.centerB)
+		if c.Restitution != 0 {
+			c.AimRestitution(p.freeAccel(l.B, l.KindB).Sub(p.freeAccel(l.A, l.KindA)), p.cfg.Dt)
+		}
 		p.s.SetContact(k, c)
 	}
+}
+
+// freeAccel returns the acceleration the step gives row i without contacts:
+// gravity and the applied force, for a dynamic body; none otherwise.
+func (p *Physics) freeAccel(i int32, k solver.Kind) components.Vec2 {
+	if k != solver.KindDynamic {
+		return components.Vec2{}
+	}
+	sim := &p.s.Sims[i]
+	return p.params.Gravity.Scale(sim.GravityScale).MulAdd(sim.InvMass, sim.Force)
 }
 
 // prepareContacts prepares the contact of every link (touching pair), in
