@@ -95,15 +95,20 @@ func (c *Contact) Prepare(bodies []BodyState, centerA, centerB components.Vec2) 
 // fall after the step starts: taken at the start, as Box2D v3 does, its
 // rebound reached 94 % of e^2 of its height; taken at the impact, 98 %.
 // The speed stays between those at the start and at the end of the step,
-// since the gap closes within it, and points already touching keep vn.
-func (c *Contact) AimRestitution(accel components.Vec2, dt float64) {
+// since the gap closes within it. Points already touching keep vn, and so
+// do points approaching slower than threshold (the restitution threshold)
+// at the start. A body that other contacts hold does not accelerate freely:
+// on falling_bricks, aiming those points too turned slow rocking contacts
+// into bounces, and the bricks took a median 262 steps to sleep after a
+// turn, against 230 with Box2D's rule and 227 with this one.
+func (c *Contact) AimRestitution(accel components.Vec2, dt, threshold float64) {
 	n := c.Normal
 	aN := accel.Dot(n)
 	for j := int32(0); j < c.Count; j++ {
 		cp := &c.Points[j]
 		vn := cp.RelativeVelocity
 		s0 := cp.BaseSeparation + cp.RB.Sub(cp.RA).Dot(n)
-		if !(s0 > 0) {
+		if !(s0 > 0) || vn > -threshold {
 			continue
 		}
 		disc := vn*vn - 2*aN*s0

@@ -499,7 +499,8 @@ func TestSetPointResetsEveryField(t *testing.T) {
 //     than at the end of the step (vn + a dt);
 //   - thrown up at a ceiling (normal down, so a = +10 along it): the gap
 //     closes slower, -sqrt(vn^2 - 2 a s0);
-//   - a gap the accelerations never close, and points already touching,
+//   - a gap the accelerations never close, points already touching, and
+//     points approaching slower than the threshold (1 m/s) at the start
 //     keep vn (1e-12 relative).
 func TestAimRestitution(t *testing.T) {
 	const dt = 0.1
@@ -510,12 +511,13 @@ func TestAimRestitution(t *testing.T) {
 		vn, s0, want float64
 	}{
 		{"falls onto the floor", components.V(0, 1), components.V(0, -10), -3, 0.1, -math.Sqrt(9 + 2)},
-		{"falls from rest, capped at the step's end", components.V(0, 1), components.V(0, -10), 0, 0.1, -1},
+		{"capped at the step's end", components.V(0, 1), components.V(0, -10), -1.5, 0.3, -2.5},
 		{"rises into a ceiling", components.V(0, -1), components.V(0, -10), -3, 0.1, -math.Sqrt(9 - 2)},
 		{"sideways gravity changes nothing", components.V(1, 0), components.V(0, -10), -3, 0.1, -3},
 		{"never reaches the ceiling", components.V(0, -1), components.V(0, -10), -1, 0.1, -1},
 		{"moving away, pulled apart", components.V(0, 1), components.V(0, 10), 0.5, 0.1, 0.5},
 		{"already touching", components.V(0, 1), components.V(0, -10), -3, -0.01, -3},
+		{"slower than the threshold", components.V(0, 1), components.V(0, -10), -0.9, 0.1, -0.9},
 	}
 	for _, tc := range cases {
 		ball := components.V(0, 0.5)
@@ -526,7 +528,7 @@ func TestAimRestitution(t *testing.T) {
 		// The manifold point lies on the ball's surface, s0 from the floor.
 		c.SetPoint(0, ball.Sub(tc.normal.Scale(0.5)), tc.s0, 0, 0)
 		c.Prepare(bodies, floor, ball)
-		c.AimRestitution(tc.accel, dt)
+		c.AimRestitution(tc.accel, dt, 1)
 		if got := c.Points[0].RelativeVelocity; math.Abs(got-tc.want) > 1e-12*math.Max(1, math.Abs(tc.want)) {
 			t.Errorf("%s: approach velocity %.15g, want %.15g", tc.name, got, tc.want)
 		}

@@ -264,7 +264,7 @@ func (t *prepareTask) Run(lo, hi, _ int) {
 		}
 		c.Prepare(p.s.Bodies, pi.centerA, pi.centerB)
 		if c.Restitution != 0 {
-			c.AimRestitution(p.freeAccel(l.B, l.KindB).Sub(p.freeAccel(l.A, l.KindA)), p.cfg.Dt)
+			c.AimRestitution(p.freeAccel(l.B, l.KindB).Sub(p.freeAccel(l.A, l.KindA)), p.cfg.Dt, p.cfg.RestitutionThreshold)
 		}
 		p.s.SetContact(k, c)
 	}

@@ -61,9 +61,11 @@ func bounceRun(t *testing.T, e, r, drop float64, steps int) bounceResult {
 // impactVelocity is the normal velocity at which a ball moving at vPre
 // (< 0, downwards) with gap metres to go closes the gap under gravity g
 // (> 0, downwards) during a tick of dt: -sqrt(vPre^2 + 2 g gap), and no
-// faster than at the tick's end (solver.Contact.AimRestitution).
+// faster than at the tick's end (solver.Contact.AimRestitution). A ball
+// already touching, or slower than the restitution threshold (1 m/s),
+// keeps vPre.
 func impactVelocity(vPre, gap, g, dt float64) float64 {
-	if gap <= 0 {
+	if gap <= 0 || vPre > -1 {
 		return vPre
 	}
 	return max(-math.Sqrt(vPre*vPre+2*g*gap), vPre-g*dt)
