@@ -55,7 +55,11 @@ type Config struct {
 
 	Sleep          bool    // let resting islands fall asleep (default true)
 	SleepThreshold float64 // m/s: a body is resting below |v| + r_max |w| < this (default 0.05)
-	TimeToSleep    float64 // s: an island sleeps after all its bodies rest this long (default 0.5)
+	// TimeToSleep (s) is how long all the bodies of an island must rest
+	// before it sleeps (default 0.5). A body whose speed grew by more than
+	// a quarter of SleepThreshold over that time is speeding up, not
+	// resting, and starts its rest again.
+	TimeToSleep float64
 
 	ContactHertz         float64 // contact stiffness (default 60)
 	ContactDampingRatio  float64 // contact damping ratio (default 10)

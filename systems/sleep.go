@@ -13,6 +13,8 @@ import (
 type sleepRec struct {
 	gen  uint32  // entity generation the record belongs to
 	rest float32 // seconds the body has been resting
+	base float32 // its speed when that rest began
+	last float32 // its speed at the end of the last tick
 	set  uint32  // sleeping island it belongs to, 0 for none
 }
 
@@ -182,6 +184,10 @@ func (p *Physics) applyWakes(w *arche.World) {
 	}
 }
 
+// speedingUp is the fraction of SleepThreshold by which a body's speed may
+// have grown over its rest for it to fall asleep.
+const speedingUp = 0.25
+
 // updateSleep advances the rest timers of the moving bodies and puts to
 // sleep every island whose bodies have all rested for TimeToSleep and that
 // touches no moving kinematic body (Box2D v3 b2FinalizeBodies and
@@ -198,9 +204,13 @@ func (p *Physics) updateSleep() {
 			continue
 		}
 		speed := st.V.Len() + p.s.Sims[i].MaxExtent*abs(st.W)
-		if !p.cfg.Sleep || speed > p.cfg.SleepThreshold {
+		r.last = float32(speed)
+		switch {
+		case !p.cfg.Sleep || speed > p.cfg.SleepThreshold:
 			r.rest = 0
-		} else {
+		case r.rest == 0:
+			r.rest, r.base = dt, r.last
+		default:
 			r.rest += dt
 		}
 	}
@@ -214,6 +224,23 @@ func (p *Physics) updateSleep() {
 			if s.recs[p.ents[i].ID()].rest < float32(p.cfg.TimeToSleep) {
 				ok = false
 				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		// A body that sped up during its rest is not at rest, however
+		// slow: a box just past the angle of repose accelerates at a few
+		// cm/s^2 and stays under the threshold for longer than
+		// TimeToSleep (Box2D lets it sleep there; erincatto/box2d#906).
+		// Its rest starts again from its present speed. Judged once, at
+		// the end of the rest rather than at every tick, so that a body
+		// whose speed only jitters still falls asleep.
+		for _, i := range is.Bodies(k) {
+			r := &s.recs[p.ents[i].ID()]
+			if r.last > r.base+float32(speedingUp*p.cfg.SleepThreshold) {
+				r.rest, r.base = dt, r.last
+				ok = false
 			}
 		}
 		if !ok {
