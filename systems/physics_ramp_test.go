@@ -6,6 +6,7 @@ import (
 
 	arche "github.com/mlange-42/arche/ecs"
 	"github.com/tumble2d/tumble/components"
+	"github.com/tumble2d/tumble/ecs"
 	"github.com/tumble2d/tumble/systems"
 )
 
@@ -15,14 +16,20 @@ import (
 // the contact friction is sqrt(mu mu) = mu. Gravity is (0, -10). It returns
 // the sim, the box and the unit vector down the ramp.
 func rampScene(t *testing.T, theta, mu float64) (*sim, arche.Entity, components.Vec2) {
+	return rampWith(t, theta, mu, dynBox(0, 0, 0.5, 0.5), 0.5)
+}
+
+// rampWith builds rampScene's ramp and puts body d on its upper face: its
+// centre h above the surface, above the origin, turned by theta, with
+// friction mu.
+func rampWith(t *testing.T, theta, mu float64, d ecs.BodyDef, h float64) (*sim, arche.Entity, components.Vec2) {
 	s := newSim(t, func(c *systems.Config) { c.Workers = 1 })
 	r := staticBox(0, 0, 10, 0.5, theta)
 	r.Friction = mu
 	s.add(r)
 	rot := components.NewRot(theta)
 	n := rot.Y() // ramp surface normal
-	c := n.Scale(0.5 + 0.5)
-	d := dynBox(c.X, c.Y, 0.5, 0.5)
+	d.Position = n.Scale(0.5 + h)
 	d.Angle = theta
 	d.Friction = mu
 	b := s.add(d)
@@ -208,16 +215,7 @@ func TestPhysicsDiskOnRamp(t *testing.T) {
 	cases := []struct{ deg, mu float64 }{{10, 0.8}, {20, 0.8}, {30, 0.8}, {30, 0.1}, {40, 0.15}}
 	for _, c := range cases {
 		theta := c.deg * math.Pi / 180
-		s := newSim(t, func(cfg *systems.Config) { cfg.Workers = 1 })
-		r := staticBox(0, 0, 10, 0.5, theta)
-		r.Friction = c.mu
-		s.add(r)
-		rot := components.NewRot(theta)
-		at := rot.Y().Scale(0.5 + radius)
-		d := dynCircle(at.X, at.Y, radius)
-		d.Friction = c.mu
-		b := s.add(d)
-		down := rot.X().Neg()
+		s, b, down := rampWith(t, theta, c.mu, dynCircle(0, 0, radius), radius)
 		rolls := c.mu >= math.Tan(theta)/3
 		want, wantAlpha := 2.0/3*g*math.Sin(theta), 0.0
 		if !rolls {
