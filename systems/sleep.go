@@ -14,7 +14,6 @@ type sleepRec struct {
 	gen  uint32  // entity generation the record belongs to
 	rest float32 // seconds the body has been resting
 	base float32 // its speed when that rest began
-	last float32 // its speed at the end of the last tick
 	set  uint32  // sleeping island it belongs to, 0 for none
 }
 
@@ -198,18 +197,16 @@ func (p *Physics) updateSleep() {
 	dt := float32(p.cfg.Dt)
 	for i, e := range p.ents {
 		r := s.rec(e)
-		st := &p.s.Bodies[i]
 		if p.s.Sims[i].Kind != solver.KindDynamic {
 			r.rest = 0
 			continue
 		}
-		speed := st.V.Len() + p.s.Sims[i].MaxExtent*abs(st.W)
-		r.last = float32(speed)
+		speed := p.restSpeed(i)
 		switch {
 		case !p.cfg.Sleep || speed > p.cfg.SleepThreshold:
 			r.rest = 0
 		case r.rest == 0:
-			r.rest, r.base = dt, r.last
+			r.rest, r.base = dt, float32(speed)
 		default:
 			r.rest += dt
 		}
@@ -238,8 +235,8 @@ func (p *Physics) updateSleep() {
 		// whose speed only jitters still falls asleep.
 		for _, i := range is.Bodies(k) {
 			r := &s.recs[p.ents[i].ID()]
-			if r.last > r.base+float32(speedingUp*p.cfg.SleepThreshold) {
-				r.rest, r.base = dt, r.last
+			if speed := float32(p.restSpeed(int(i))); speed > r.base+float32(speedingUp*p.cfg.SleepThreshold) {
+				r.rest, r.base = dt, speed
 				ok = false
 			}
 		}
@@ -271,6 +268,13 @@ func (p *Physics) updateSleep() {
 		s.sets[set] = members
 		s.members += len(members)
 	}
+}
+
+// restSpeed is the speed that sleep compares with SleepThreshold: that of
+// row i's fastest point, |v| + r_max |w| (Box2D v3 b2FinalizeBodies).
+func (p *Physics) restSpeed(i int) float64 {
+	st := &p.s.Bodies[i]
+	return st.V.Len() + p.s.Sims[i].MaxExtent*abs(st.W)
 }
 
 func movingKinematic(bodies []solver.BodyState, i int32, k solver.Kind) bool {
