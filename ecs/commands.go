@@ -188,11 +188,15 @@ func Wake(w *arche.World, e arche.Entity) error {
 	if !IsBody(w, e) {
 		return fmt.Errorf("tumble: %s: %w", entityString(e), ErrNotBody)
 	}
-	ids := sleepingIDs(w)
-	if w.Has(e, ids[0]) {
+	removeSleeping(w, e)
+	return nil
+}
+
+// removeSleeping removes the Sleeping tag from e if it has it.
+func removeSleeping(w *arche.World, e arche.Entity) {
+	if ids := sleepingIDs(w); w.Has(e, ids[0]) {
 		w.Remove(e, ids...)
 	}
-	return nil
 }
 
 // sleepingTag is a world resource that keeps the Sleeping tag's ID as the
@@ -229,9 +233,7 @@ func RemoveBody(w *arche.World, e arche.Entity) error {
 	if !IsBody(w, e) {
 		return fmt.Errorf("tumble: %s: %w", entityString(e), ErrNotBody)
 	}
-	if IsSleeping(w, e) {
-		w.Remove(e, arche.ComponentID[components.Sleeping](w))
-	}
+	removeSleeping(w, e)
 	m := newBodyMap(w)
 	m.Remove(e)
 	return nil
