@@ -192,6 +192,9 @@ type Result struct {
 	Colors   int
 	// MeanContacts is the mean over the timed ticks of Profile.Contacts.
 	MeanContacts float64
+	// ColoredOnCaller counts the timed ticks whose coloured contacts were
+	// solved on the stepping goroutine alone (Profile.ColoredOnCaller).
+	ColoredOnCaller int
 
 	AllocsPerStep float64 // heap allocations per timed tick (whole process)
 	// LateAllocsPerStep counts only the second half of the timed ticks. A
@@ -269,6 +272,9 @@ func Run(scene *Scene, opts Options) (*Result, error) {
 			stages[s] += prof.Stages[s]
 		}
 		contacts += prof.Contacts
+		if prof.ColoredOnCaller {
+			r.ColoredOnCaller++
+		}
 		if opts.Progress != nil {
 			opts.Progress(i+1, steps, r.Total)
 		}

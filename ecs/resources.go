@@ -54,6 +54,11 @@ type Profile struct {
 	Islands  int           // islands of awake dynamic bodies
 	Colored  int           // contact constraints solved by graph colour (large islands)
 	Colors   int           // colours used by the large-island graph
+	// ColoredOnCaller is set when the coloured contacts were solved on the
+	// stepping goroutine alone although there are more workers: the solver
+	// times both placements now and then and keeps the faster one (see
+	// the README). The results are the same bits either way.
+	ColoredOnCaller bool
 }
 
 // BodyError says why a body was left out of a tick: its components held a

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"sync/atomic"
+	"time"
 
 	"github.com/tumble2d/tumble/components"
 )
@@ -146,7 +147,15 @@ type Solver struct {
 	kinRows    []int32 // kinematic rows touched by the large islands
 	dummyOff   int64   // byte offset of the zero row Solve appends to Bodies
 	wp         wideParams
+
+	place placement // where the coloured stages run (placement.go)
 }
+
+// ColoredOnCaller reports whether the last Solve ran the coloured large
+// islands on the calling goroutine alone, although its executor had more
+// workers: the solver times both placements now and then and keeps the
+// faster (placement.go). The results are the same bits either way.
+func (s *Solver) ColoredOnCaller() bool { return s.place.last }
 
 // islandTask runs the two halves of BuildIslandsOn: item 0 finds the
 // islands, item 1 colours every link.
@@ -344,8 +353,12 @@ func (s *Solver) Solve(ex Executor, prm *Params) {
 		s.Bodies = append(s.Bodies[:len(s.Sims)], BodyState{DQ: components.Identity})
 		s.checkLanes()
 	}
+	s.place.last = false
 	if len(s.largeBodies) > 0 {
-		s.solveLarge(ex)
+		lex := s.place.executor(ex, len(s.largeLinks))
+		t0 := time.Now()
+		s.solveLarge(lex)
+		s.place.record(ex, time.Since(t0), len(s.largeLinks))
 	}
 	if s.wide {
 		s.setKinematic(0)

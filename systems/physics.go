@@ -227,6 +227,7 @@ func (p *Physics) Update(w *arche.World) {
 	prof.Islands = st.Islands
 	prof.Colored = st.Colored
 	prof.Colors = st.Colors
+	prof.ColoredOnCaller = p.s.ColoredOnCaller()
 	p.stepped = true
 	stage(ecs.StageEvents)
 	prof.Step = time.Since(t0)
