@@ -35,10 +35,13 @@ type Velocity struct {
 
 // Body holds how a body moves: its type and its per-body integration settings.
 type Body struct {
-	Type           BodyType
-	GravityScale   float64 // multiplies the world gravity; 1 is normal
-	LinearDamping  float64 // 1/s; v *= 1/(1 + dt*LinearDamping) per step
-	AngularDamping float64 // 1/s; w *= 1/(1 + dt*AngularDamping) per step
+	Type         BodyType
+	GravityScale float64 // multiplies the world gravity; 1 is normal
+	// Damping, 1/s: each substep of h = dt/SubSteps multiplies the linear
+	// velocity by 1/(1 + h*LinearDamping) and the angular one by
+	// 1/(1 + h*AngularDamping), close to exp(-c t) over time.
+	LinearDamping  float64
+	AngularDamping float64
 }
 
 // Mass holds a body's mass properties. It is engine-computed from the shape

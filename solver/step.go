@@ -58,11 +58,19 @@ func (p *Params) Softness(static bool) Softness {
 	return MakeSoft(hz, p.ContactDampingRatio, h)
 }
 
+// maxRotation caps the turn of a body in one substep (rad), as Box2D v3's
+// B2_MAX_ROTATION does: 188 rad/s at 4 substeps of 1/60 s.
+const maxRotation = 0.25 * math.Pi
+
+// maxAngularSpeed is the spin cap of p's substeps, rad/s.
+func (p *Params) maxAngularSpeed() float64 { return maxRotation * float64(p.SubSteps) / p.Dt }
+
 type stepParams struct {
 	dt, h, invH          float64
 	substeps             int
 	gravity              components.Vec2
-	maxSpeed, maxSpeedSq float64
+	maxSpeed             float64
+	maxAngularSpeed      float64 // rad/s: a quarter turn per substep
 	maxPushOut           float64
 	restitutionThreshold float64
 	soft, stiff          Softness // between moving bodies; against static or kinematic
@@ -337,7 +345,7 @@ func (s *Solver) Impulses(li int) (count int32, normal, tangent [2]float64) {
 func (s *Solver) Solve(ex Executor, prm *Params) {
 	h := prm.Dt / float64(prm.SubSteps)
 	s.p = stepParams{dt: prm.Dt, h: h, invH: 1 / h, substeps: prm.SubSteps, gravity: prm.Gravity,
-		maxSpeed: prm.MaxLinearSpeed, maxSpeedSq: prm.MaxLinearSpeed * prm.MaxLinearSpeed,
+		maxSpeed: prm.MaxLinearSpeed, maxAngularSpeed: prm.maxAngularSpeed(),
 		maxPushOut: prm.MaxPushOut, restitutionThreshold: prm.RestitutionThreshold,
 		soft: prm.Softness(false), stiff: prm.Softness(true)}
 	t := &s.task

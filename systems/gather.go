@@ -21,31 +21,36 @@ type frozenRows struct {
 	hash     uint64
 	built    bool
 
-	// The static bodies of the last rebuild, to find what changed.
-	prevEnts  []arche.Entity
-	prevAABBs []components.AABB
-	index     []int32
-	changed   []components.AABB
+	// The rows of the last rebuild, to find what changed.
+	prevEnts     []arche.Entity
+	prevAABBs    []components.AABB
+	prevXfs      []components.Transform
+	prevSleeping []bool
+	index        []int32
+	changed      []components.AABB
 }
 
-// keepStatics remembers this tick's static bodies for the next diff.
-func (f *frozenRows) keepStatics() {
-	f.prevEnts, f.prevAABBs = f.prevEnts[:0], f.prevAABBs[:0]
-	for i, e := range f.ents {
-		if !f.sleeping[i] {
-			f.prevEnts = append(f.prevEnts, e)
-			f.prevAABBs = append(f.prevAABBs, f.aabbs[i])
-		}
+// keepRows remembers this tick's frozen rows for the next diff.
+func (f *frozenRows) keepRows() {
+	f.prevEnts = append(f.prevEnts[:0], f.ents...)
+	f.prevAABBs = append(f.prevAABBs[:0], f.aabbs...)
+	f.prevSleeping = append(f.prevSleeping[:0], f.sleeping...)
+	f.prevXfs = f.prevXfs[:0]
+	for i := range f.proxies {
+		f.prevXfs = append(f.prevXfs, f.proxies[i].xf)
 	}
 }
 
-// disturbed appends to dst the sleeping bodies that overlap a static body
-// that was removed, moved or added since the last rebuild: what rested on it,
-// or is now pushed by it, must wake (Box2D v3 b2DestroyBody and
-// b2Body_SetTransform wake the touching islands).
+// disturbed appends to dst the sleeping bodies that must wake because the
+// frozen rows changed since the last rebuild:
+//   - a sleeping body the game moved by writing its Transform (Box2D v3's
+//     b2Body_SetTransform wakes the body);
+//   - the sleeping bodies that overlap a static body that was removed, moved
+//     or added: what rested on it, or is now pushed by it (b2DestroyBody and
+//     b2Body_SetTransform wake the touching islands).
 func (f *frozenRows) disturbed(dst []arche.Entity) []arche.Entity {
 	cur := len(f.ents)
-	// Index the current statics by entity ID, then walk the previous ones.
+	// Index the current rows by entity ID, then walk the previous ones.
 	maxID := uint32(0)
 	for _, e := range f.ents {
 		maxID = max(maxID, e.ID())
@@ -57,18 +62,23 @@ func (f *frozenRows) disturbed(dst []arche.Entity) []arche.Entity {
 	for i := range f.index {
 		f.index[i] = -1
 	}
-	for i := 0; i < cur; i++ {
-		if !f.sleeping[i] {
-			f.index[f.ents[i].ID()] = int32(i)
-		}
+	for i, e := range f.ents {
+		f.index[e.ID()] = int32(i)
 	}
 	f.changed = f.changed[:0]
 	for k, e := range f.prevEnts {
 		i := f.index[e.ID()]
-		if i < 0 || f.ents[i] != e || f.aabbs[i] != f.prevAABBs[k] {
+		same := i >= 0 && f.ents[i] == e
+		if f.prevSleeping[k] {
+			if same && f.sleeping[i] && f.proxies[i].xf != f.prevXfs[k] {
+				dst = append(dst, e)
+			}
+			continue
+		}
+		if !same || f.sleeping[i] || f.aabbs[i] != f.prevAABBs[k] {
 			f.changed = append(f.changed, f.prevAABBs[k])
 		}
-		if i >= 0 && f.ents[i] == e {
+		if same && !f.sleeping[i] {
 			f.index[e.ID()] = -2 // matched
 		}
 	}
@@ -235,11 +245,17 @@ func (p *Physics) gather(w *arche.World) (woke bool) {
 		if b.Type == components.Kinematic {
 			kind = solver.KindKinematic
 		}
+		// A dynamic body moves at most at the speeds the solver caps it to,
+		// whatever the game set: the margins below follow the capped motion.
+		lin, ang := v.Lin, v.Ang
+		if kind == solver.KindDynamic {
+			lin, ang = p.params.CapSpeeds(lin, ang)
+		}
 		ext := s.MaxExtent()
-		spin := ext * math.Abs(v.Ang)
-		speed := v.Lin.Len() + spin
+		spin := ext * math.Abs(ang)
+		speed := lin.Len() + spin
 		p.ents = append(p.ents, e)
-		p.motion = append(p.motion, motion{v: v.Lin, spin: spin})
+		p.motion = append(p.motion, motion{v: lin, spin: spin})
 		p.proxies = appendProxy(p.proxies, e, t, s, kind, speed, false)
 		p.mats = append(p.mats, *mat)
 		// Grow the box by half the speculative distance and, on each axis,
@@ -253,7 +269,7 @@ func (p *Physics) gather(w *arche.World) (woke bool) {
 		// of a rain overlap its side neighbours' boxes, and growing by
 		// twice the distance for moving pairs too made circle_rain's grid
 		// test a third more candidates than needed.
-		dx, dy := dt*(math.Abs(v.Lin.X)+spin), dt*(math.Abs(v.Lin.Y)+spin)
+		dx, dy := dt*(math.Abs(lin.X)+spin), dt*(math.Abs(lin.Y)+spin)
 		box := s.AABB(*t)
 		p.aabbs = append(p.aabbs, growAxes(box, half, dx, dy))
 		p.reach = append(p.reach, growAxes(box, half, 2*dx, 2*dy))
@@ -287,7 +303,7 @@ func (p *Physics) gather(w *arche.World) (woke bool) {
 		if p.frozen.built {
 			wake = p.frozen.disturbed(wake)
 		}
-		p.frozen.keepStatics()
+		p.frozen.keepRows()
 		p.grid.SetFrozen(p.frozen.aabbs)
 		p.frozen.hash, p.frozen.built = h, true
 	}

@@ -267,6 +267,36 @@ func TestPhysicsSetTransformWakes(t *testing.T) {
 	}
 }
 
+// TestPhysicsTransformWriteWakes: a game that moves a sleeping body by
+// writing its Transform component, as the README allows, wakes it and its
+// island on the next tick, as SetTransform would. One stack's top box is
+// lifted 5 m, the other's is only turned in place (its box stays the same),
+// and a third stack, untouched, sleeps on.
+func TestPhysicsTransformWriteWakes(t *testing.T) {
+	s := newSim(t, func(c *systems.Config) { c.Workers = 1 })
+	s.add(ground())
+	lifted := sleepingStack(t, s, -4, 2)
+	turned := sleepingStack(t, s, 0, 2)
+	still := sleepingStack(t, s, 4, 2)
+	*s.xf.Get(lifted[1]) = components.NewTransform(-4, 6.5, 0)
+	*s.xf.Get(turned[1]) = components.NewTransform(0, 1.5, 0.5*math.Pi)
+	s.run(1)
+	if !noneAsleep(s, lifted) || !noneAsleep(s, turned) {
+		t.Fatalf("after writing the Transforms: lifted stack asleep %v %v, turned stack asleep %v %v",
+			s.asleep(lifted[0]), s.asleep(lifted[1]), s.asleep(turned[0]), s.asleep(turned[1]))
+	}
+	if !allAsleep(s, still) {
+		t.Error("the untouched stack woke")
+	}
+	if vy := s.v(lifted[1]).Lin.Y; vy >= 0 {
+		t.Errorf("lifted box: vy %.4f after a tick, want falling", vy)
+	}
+	s.run(120)
+	if y := s.pos(lifted[1]).Y; math.Abs(y-1.5) > 0.02 {
+		t.Errorf("lifted box ended at y = %.3f, want back on its stack at 1.5", y)
+	}
+}
+
 // TestPhysicsBrokenIslandsWakeInOrder: removing the bottom box of eight
 // sleeping stacks at once wakes the two boxes above in each, on the next
 // tick, and in the same order on every run.
