@@ -50,6 +50,16 @@ func checkScalar(what string, x float64) error {
 	return nil
 }
 
+// overflows returns an error, and the command changes nothing, when its
+// result is beyond float64 (finite is false): 1e308 N applied twice, or at
+// a lever arm.
+func overflows(what string, finite bool) error {
+	if !finite {
+		return errorf("%s: the result is beyond float64 (NaN or infinite); nothing was changed", what)
+	}
+	return nil
+}
+
 // IsBody reports whether e is alive and carries the body components.
 func IsBody(w *arche.World, e arche.Entity) bool {
 	return w.Alive(e) && hasBody(w, e)
@@ -71,8 +81,11 @@ func ApplyForce(w *arche.World, e arche.Entity, f, p components.Vec2) error {
 	if err != nil || b.Type != components.Dynamic {
 		return err
 	}
-	acc.F = acc.F.Add(f)
-	acc.Torque += p.Sub(t.P).Cross(f)
+	nf, nt := acc.F.Add(f), acc.Torque+p.Sub(t.P).Cross(f)
+	if err := overflows("force", nf.IsFinite() && components.IsFinite(nt)); err != nil {
+		return err
+	}
+	acc.F, acc.Torque = nf, nt
 	return Wake(w, e)
 }
 
@@ -86,7 +99,11 @@ func ApplyForceToCenter(w *arche.World, e arche.Entity, f components.Vec2) error
 	if err != nil || b.Type != components.Dynamic {
 		return err
 	}
-	acc.F = acc.F.Add(f)
+	nf := acc.F.Add(f)
+	if err := overflows("force", nf.IsFinite()); err != nil {
+		return err
+	}
+	acc.F = nf
 	return Wake(w, e)
 }
 
@@ -100,7 +117,11 @@ func ApplyTorque(w *arche.World, e arche.Entity, torque float64) error {
 	if err != nil || b.Type != components.Dynamic {
 		return err
 	}
-	acc.Torque += torque
+	nt := acc.Torque + torque
+	if err := overflows("torque", components.IsFinite(nt)); err != nil {
+		return err
+	}
+	acc.Torque = nt
 	return Wake(w, e)
 }
 
@@ -114,8 +135,11 @@ func ApplyLinearImpulse(w *arche.World, e arche.Entity, j, p components.Vec2) er
 	if err != nil || b.Type != components.Dynamic {
 		return err
 	}
-	v.Lin = v.Lin.MulAdd(m.InvMass, j)
-	v.Ang += m.InvInertia * p.Sub(t.P).Cross(j)
+	lin, ang := v.Lin.MulAdd(m.InvMass, j), v.Ang+m.InvInertia*p.Sub(t.P).Cross(j)
+	if err := overflows("impulse", lin.IsFinite() && components.IsFinite(ang)); err != nil {
+		return err
+	}
+	v.Lin, v.Ang = lin, ang
 	return Wake(w, e)
 }
 
@@ -129,7 +153,11 @@ func ApplyAngularImpulse(w *arche.World, e arche.Entity, j float64) error {
 	if err != nil || b.Type != components.Dynamic {
 		return err
 	}
-	v.Ang += m.InvInertia * j
+	ang := v.Ang + m.InvInertia*j
+	if err := overflows("angular impulse", components.IsFinite(ang)); err != nil {
+		return err
+	}
+	v.Ang = ang
 	return Wake(w, e)
 }
 

@@ -101,6 +101,13 @@ func TestCommandsRefuseNonFinite(t *testing.T) {
 			return ecs.SetTransform(w, e, components.V(0, 0), inf)
 		}},
 		{"SetVelocity", func(w *arche.World, e arche.Entity) error { return ecs.SetVelocity(w, e, components.V(0, 0), nan) }},
+		// Finite arguments whose result overflows: a lever arm of 1e10 m.
+		{"ApplyForce torque beyond float64", func(w *arche.World, e arche.Entity) error {
+			return ecs.ApplyForce(w, e, components.V(0, 1e308), components.V(1e10, 0))
+		}},
+		{"ApplyLinearImpulse spin beyond float64", func(w *arche.World, e arche.Entity) error {
+			return ecs.ApplyLinearImpulse(w, e, components.V(0, 1e308), components.V(1e10, 0))
+		}},
 		{"SetMass NaN", func(w *arche.World, e arche.Entity) error { return ecs.SetMass(w, e, nan, 1) }},
 		{"SetMass zero inertia", func(w *arche.World, e arche.Entity) error { return ecs.SetMass(w, e, 1, 0) }},
 		{"SetMass negative", func(w *arche.World, e arche.Entity) error { return ecs.SetMass(w, e, -1, 1) }},
@@ -127,6 +134,29 @@ func TestCommandsRefuseNonFinite(t *testing.T) {
 		if !ecs.IsSleeping(&w, e) {
 			t.Errorf("%s: refused command woke the body", c.name)
 		}
+	}
+}
+
+// TestCommandsRefuseOverflowingSums: forces and torques that add up beyond
+// float64 over two calls are refused on the second, which leaves the first
+// call's total in place.
+func TestCommandsRefuseOverflowingSums(t *testing.T) {
+	w := arche.NewWorld()
+	e, _ := ecs.NewBody(&w, circleDef())
+	if err := ecs.ApplyForceToCenter(&w, e, components.V(1e308, 0)); err != nil {
+		t.Fatal(err)
+	}
+	if err := ecs.ApplyTorque(&w, e, -1e308); err != nil {
+		t.Fatal(err)
+	}
+	if err := ecs.ApplyForceToCenter(&w, e, components.V(1e308, 0)); err == nil {
+		t.Error("a total force of 2e308 N accepted")
+	}
+	if err := ecs.ApplyTorque(&w, e, -1e308); err == nil {
+		t.Error("a total torque of -2e308 N m accepted")
+	}
+	if f := *get[components.Force](&w, e); f != (components.Force{F: components.V(1e308, 0), Torque: -1e308}) {
+		t.Errorf("force after the refusals %+v, want the first calls' totals", f)
 	}
 }
 

@@ -63,7 +63,9 @@ type Profile struct {
 
 // BodyError says why a body was left out of a tick: its components held a
 // value the engine cannot simulate (NaN, Inf, a non-unit rotation, a dynamic
-// body without mass). The body is kept, frozen, until the game fixes it.
+// body without mass), or finite values beyond float64's range made its step
+// NaN or infinite (Field "Transform"). The body is kept, frozen, until the
+// game fixes it.
 type BodyError struct {
 	Entity arche.Entity
 	Field  string

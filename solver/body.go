@@ -118,11 +118,24 @@ func capSpeeds(v components.Vec2, w, maxSpeed, maxAngularSpeed float64) (compone
 	if vv := v.LenSq(); vv > maxSpeed*maxSpeed {
 		l := math.Sqrt(vv)
 		if math.IsInf(vv, 1) { // |v| > 1.3e154: the square overflowed
+			if math.IsInf(v.X, 0) || math.IsInf(v.Y, 0) {
+				// A force beyond float64 (1e308 N on a light body): keep
+				// the direction of the infinite part.
+				v = components.V(infSign(v.X), infSign(v.Y))
+			}
 			l = math.Hypot(v.X, v.Y)
 		}
 		v = v.Scale(maxSpeed / l)
 	}
 	return v, max(-maxAngularSpeed, min(w, maxAngularSpeed))
+}
+
+// infSign returns the sign of x if x is infinite, else 0.
+func infSign(x float64) float64 {
+	if math.IsInf(x, 0) {
+		return math.Copysign(1, x)
+	}
+	return 0
 }
 
 // CapSpeeds returns v and w clamped as the solver clamps a dynamic body's

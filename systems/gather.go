@@ -163,7 +163,7 @@ func (f *frozenRows) computeHash() uint64 {
 // rotation off unit length by less than 1e-3 (a game's accumulated rounding)
 // is renormalised in place.
 func check(t *components.Transform, v *components.Velocity, s *components.Shape, b *components.Body,
-	m *components.Mass, mat *components.Material) (field, reason string) {
+	m *components.Mass, mat *components.Material, f *components.Force) (field, reason string) {
 	if !t.P.IsFinite() {
 		return "Transform.P", "is NaN or infinite"
 	}
@@ -181,6 +181,9 @@ func check(t *components.Transform, v *components.Velocity, s *components.Shape,
 	}
 	if !v.Lin.IsFinite() || !components.IsFinite(v.Ang) {
 		return "Velocity", "is NaN or infinite"
+	}
+	if !f.F.IsFinite() || !components.IsFinite(f.Torque) {
+		return "Force", "is NaN or infinite"
 	}
 	switch s.Kind {
 	case components.ShapeCircle:
@@ -230,7 +233,7 @@ func (p *Physics) gather(w *arche.World) (woke bool) {
 	for q.Next() {
 		t, v, s, mat, b, m, f := q.Get()
 		e := q.Entity()
-		if field, reason := check(t, v, s, b, m, mat); field != "" {
+		if field, reason := check(t, v, s, b, m, mat, f); field != "" {
 			p.errs = append(p.errs, ecs.BodyError{Entity: e, Field: field, Reason: reason})
 			continue
 		}
@@ -287,7 +290,7 @@ func (p *Physics) gather(w *arche.World) (woke bool) {
 		if p.sleep.staleSet(e) {
 			inSets++
 		}
-		if field, reason := check(t, v, s, b, m, mat); field != "" {
+		if field, reason := check(t, v, s, b, m, mat, f); field != "" {
 			p.errs = append(p.errs, ecs.BodyError{Entity: e, Field: field, Reason: reason})
 			continue
 		}

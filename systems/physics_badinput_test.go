@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	arche "github.com/mlange-42/arche/ecs"
+	"github.com/mlange-42/arche/generic"
 	"github.com/tumble2d/tumble/components"
 	"github.com/tumble2d/tumble/ecs"
 	"github.com/tumble2d/tumble/systems"
@@ -34,6 +35,10 @@ func TestPhysicsBadComponentReported(t *testing.T) {
 		{"zero rotation", "Transform.R", func(s *sim, e arche.Entity) { s.xf.Get(e).R = components.Rot{} }},
 		{"NaN velocity", "Velocity", func(s *sim, e arche.Entity) { s.vel.Get(e).Ang = nan }},
 		{"zero mass", "Mass", func(s *sim, e arche.Entity) { *s.mass.Get(e) = components.Mass{} }},
+		{"NaN force", "Force", func(s *sim, e arche.Entity) {
+			forces := generic.NewMap[components.Force](s.w)
+			forces.Get(e).Torque = nan
+		}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -101,6 +106,8 @@ func TestPhysicsBadComponentReported(t *testing.T) {
 			*s.xf.Get(bad) = components.NewTransform(0, 1.5, 0)
 			*s.vel.Get(bad) = components.Velocity{}
 			*s.mass.Get(bad) = components.Mass{Mass: 1, Inertia: 1.0 / 6, InvMass: 1, InvInertia: 6}
+			forces := generic.NewMap[components.Force](s.w)
+			*forces.Get(bad) = components.Force{}
 			s.run(1)
 			if rep := s.report(); len(rep) != 0 {
 				t.Errorf("after the fix the report still has %v", rep)
@@ -137,4 +144,33 @@ func TestPhysicsSlightlyOffRotationRenormalised(t *testing.T) {
 	if r := s.transform(e).R; math.Abs(math.Hypot(r.C, r.S)-1) > 1e-12 {
 		t.Errorf("rotation %+v not renormalised", r)
 	}
+}
+
+// TestPhysicsOverflowKeepsLastState: every input is finite, but gravity
+// 1e300 times a gravity scale of 1e10, against a force of -1e308 N on a
+// 10 g body, makes inf - inf in the step. The body is reported, and keeps
+// the pose and velocity it had instead of being written NaN.
+func TestPhysicsOverflowKeepsLastState(t *testing.T) {
+	s := newSim(t, func(c *systems.Config) { c.Workers = 1 })
+	d := dynCircle(0, 0, 0.1)
+	d.Mass = 0.01
+	d.GravityScale = 1e10
+	b := s.add(d)
+	if err := ecs.SetGravity(s.w, components.V(1e300, 0)); err != nil {
+		t.Fatal(err)
+	}
+	if err := ecs.ApplyForceToCenter(s.w, b, components.V(-1e308, 0)); err != nil {
+		t.Fatal(err)
+	}
+	xf, v := s.transform(b), s.v(b)
+	s.run(1)
+	if !s.finiteBody(b) || s.transform(b) != xf || s.v(b) != v {
+		t.Errorf("pose %+v and velocity %+v after the step, want the ones before, %+v and %+v",
+			s.transform(b), s.v(b), xf, v)
+	}
+	errs := s.report()
+	if len(errs) != 1 || errs[0].Entity != b || errs[0].Field != "Transform" {
+		t.Fatalf("report %v, want the body's Transform", errs)
+	}
+	t.Log(errs[0])
 }

@@ -3,6 +3,7 @@ package systems
 import (
 	arche "github.com/mlange-42/arche/ecs"
 	"github.com/tumble2d/tumble/components"
+	"github.com/tumble2d/tumble/ecs"
 	"github.com/tumble2d/tumble/solver"
 )
 
@@ -17,9 +18,18 @@ func (p *Physics) scatter(w *arche.World) {
 		t, v, _, _, _, _, f := p.bodies.GetUnchecked(e)
 		st := &p.s.Bodies[i]
 		sim := &p.s.Sims[i]
-		*t = solver.FinalPose(sim, st, dt)
-		*v = components.Velocity{Lin: st.V, Ang: st.W}
+		pose, vel := solver.FinalPose(sim, st, dt), components.Velocity{Lin: st.V, Ang: st.W}
 		*f = components.Force{}
+		if !pose.IsValid() || !vel.Lin.IsFinite() || !components.IsFinite(vel.Ang) {
+			// Only values beyond float64 get here (gravity or a body's
+			// gravity scale near 1e300, say): the gather checked every input.
+			// The body keeps the pose and velocity it had, valid ones, and is
+			// reported, rather than written NaN.
+			p.errs = append(p.errs, ecs.BodyError{Entity: e, Field: "Transform",
+				Reason: "would become NaN or infinite in this step (values beyond float64); kept as it was"})
+			continue
+		}
+		*t, *v = pose, vel
 	}
 	for _, e := range p.sleep.toSleep {
 		w.Add(e, p.sleepingIDs...)
