@@ -2,6 +2,7 @@ package systems
 
 import (
 	"context"
+	"math"
 	"time"
 
 	arche "github.com/mlange-42/arche/ecs"
@@ -46,6 +47,9 @@ type Physics struct {
 	report      generic.Resource[ecs.Report]
 	lastGravity components.Vec2
 	stepped     bool
+	// The solver's speed caps, squared for the linear one: the gather
+	// calls Params.CapSpeeds only for the rare body above one.
+	capSpeedSq, capSpin float64
 
 	// Moving rows: awake dynamic and kinematic bodies, in query order.
 	s       solver.Solver
@@ -99,6 +103,8 @@ func New(cfg Config) (*Physics, error) {
 		ContactHertz: cfg.ContactHertz, ContactDampingRatio: cfg.ContactDampingRatio,
 		MaxPushOut: cfg.MaxPushOut, RestitutionThreshold: cfg.RestitutionThreshold,
 		MaxLinearSpeed: cfg.MaxLinearSpeed, LargeIslandContacts: cfg.LargeIslandContacts}
+	_, p.capSpin = p.params.CapSpeeds(components.Vec2{}, math.Inf(1))
+	p.capSpeedSq = cfg.MaxLinearSpeed * cfg.MaxLinearSpeed
 	p.grid = broadphase.NewGrid(cfg.CellSize)
 	p.broadTask.ph = p
 	p.narrowTask.ph = p
