@@ -50,6 +50,13 @@ type BodySim struct {
 	Kind           Kind
 }
 
+// FreeAccel returns the acceleration of a dynamic body without contacts
+// under gravity g: g times its gravity scale plus its applied force over its
+// mass.
+func (s *BodySim) FreeAccel(g components.Vec2) components.Vec2 {
+	return g.Scale(s.GravityScale).MulAdd(s.InvMass, s.Force)
+}
+
 // integrateVelocities advances the velocities of rows [lo, hi) of list (or of
 // rows lo..hi-1 when list is nil) by one substep h: symplectic Euler with the
 // damping of Box2D, v' = v/(1 + h c) + h (g s + F/m), then the speed caps.
@@ -72,8 +79,7 @@ func integrateVelocities(p *stepParams, bodies []BodyState, sims []BodySim, list
 		if sim.AngularDamping != 0 {
 			w *= 1 / (1 + p.h*sim.AngularDamping)
 		}
-		dv := p.gravity.Scale(sim.GravityScale).MulAdd(sim.InvMass, sim.Force)
-		v = v.MulAdd(p.h, dv)
+		v = v.MulAdd(p.h, sim.FreeAccel(p.gravity))
 		w += p.h * sim.InvInertia * sim.Torque
 		st.V, st.W = capSpeeds(v, w, p.maxSpeed, p.maxAngularSpeed)
 	}
@@ -143,5 +149,5 @@ func infSign(x float64) float64 {
 // substep. The broad phase grows a body's box by the motion it can make,
 // which is the capped one.
 func (p *Params) CapSpeeds(v components.Vec2, w float64) (components.Vec2, float64) {
-	return capSpeeds(v, w, p.MaxLinearSpeed, p.maxAngularSpeed())
+	return capSpeeds(v, w, p.MaxLinearSpeed, p.MaxAngularSpeed())
 }

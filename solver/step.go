@@ -62,8 +62,9 @@ func (p *Params) Softness(static bool) Softness {
 // B2_MAX_ROTATION does: 188 rad/s at 4 substeps of 1/60 s.
 const maxRotation = 0.25 * math.Pi
 
-// maxAngularSpeed is the spin cap of p's substeps, rad/s.
-func (p *Params) maxAngularSpeed() float64 { return maxRotation * float64(p.SubSteps) / p.Dt }
+// MaxAngularSpeed returns the spin cap of p's substeps, rad/s: a quarter
+// turn per substep.
+func (p *Params) MaxAngularSpeed() float64 { return maxRotation * float64(p.SubSteps) / p.Dt }
 
 type stepParams struct {
 	dt, h, invH          float64
@@ -345,7 +346,7 @@ func (s *Solver) Impulses(li int) (count int32, normal, tangent [2]float64) {
 func (s *Solver) Solve(ex Executor, prm *Params) {
 	h := prm.Dt / float64(prm.SubSteps)
 	s.p = stepParams{dt: prm.Dt, h: h, invH: 1 / h, substeps: prm.SubSteps, gravity: prm.Gravity,
-		maxSpeed: prm.MaxLinearSpeed, maxAngularSpeed: prm.maxAngularSpeed(),
+		maxSpeed: prm.MaxLinearSpeed, maxAngularSpeed: prm.MaxAngularSpeed(),
 		maxPushOut: prm.MaxPushOut, restitutionThreshold: prm.RestitutionThreshold,
 		soft: prm.Softness(false), stiff: prm.Softness(true)}
 	t := &s.task

@@ -276,8 +276,7 @@ func (p *Physics) freeAccel(i int32, k solver.Kind) components.Vec2 {
 	if k != solver.KindDynamic {
 		return components.Vec2{}
 	}
-	sim := &p.s.Sims[i]
-	return p.params.Gravity.Scale(sim.GravityScale).MulAdd(sim.InvMass, sim.Force)
+	return p.s.Sims[i].FreeAccel(p.params.Gravity)
 }
 
 // prepareContacts prepares the contact of every link (touching pair), in

@@ -2,7 +2,6 @@ package systems
 
 import (
 	"context"
-	"math"
 	"time"
 
 	arche "github.com/mlange-42/arche/ecs"
@@ -103,7 +102,7 @@ func New(cfg Config) (*Physics, error) {
 		ContactHertz: cfg.ContactHertz, ContactDampingRatio: cfg.ContactDampingRatio,
 		MaxPushOut: cfg.MaxPushOut, RestitutionThreshold: cfg.RestitutionThreshold,
 		MaxLinearSpeed: cfg.MaxLinearSpeed, LargeIslandContacts: cfg.LargeIslandContacts}
-	_, p.capSpin = p.params.CapSpeeds(components.Vec2{}, math.Inf(1)) // what an infinite spin is capped to
+	p.capSpin = p.params.MaxAngularSpeed()
 	p.capSpeedSq = cfg.MaxLinearSpeed * cfg.MaxLinearSpeed
 	p.grid = broadphase.NewGrid(cfg.CellSize)
 	p.broadTask.ph = p
