@@ -195,6 +195,10 @@ type Result struct {
 	// ColoredOnCaller counts the timed ticks whose coloured contacts were
 	// solved on the stepping goroutine alone (Profile.ColoredOnCaller).
 	ColoredOnCaller int
+	// Swept and Impacts are the totals over the timed ticks of
+	// Profile.Swept (fast bodies swept against static ones) and
+	// Profile.Impacts (those put back to their time of impact).
+	Swept, Impacts int
 
 	AllocsPerStep float64 // heap allocations per timed tick (whole process)
 	// LateAllocsPerStep counts only the second half of the timed ticks. A
@@ -275,6 +279,8 @@ func Run(scene *Scene, opts Options) (*Result, error) {
 		if prof.ColoredOnCaller {
 			r.ColoredOnCaller++
 		}
+		r.Swept += prof.Swept
+		r.Impacts += prof.Impacts
 		if opts.Progress != nil {
 			opts.Progress(i+1, steps, r.Total)
 		}

@@ -153,3 +153,21 @@ func (g *Grid) FindPairs(moving []components.AABB, dst []Pair) []Pair {
 	g.Update(moving)
 	return g.PairsRange(0, len(moving), dst[:0])
 }
+
+// FrozenOverlaps appends to dst the frozen boxes that overlap box, as pairs
+// {A, k} with k the index of the frozen box given to SetFrozen, sorted by k
+// without duplicates. It only reads the grid, like PairsRange. The engine's
+// sweep of fast bodies asks it for the static bodies along a path.
+func (g *Grid) FrozenOverlaps(box *components.AABB, A int32, dst []Pair) []Pair {
+	if hasNaN(box) {
+		return dst
+	}
+	start := len(dst)
+	for k := range g.frz.classes {
+		dst = g.frz.queryClass(&g.frz.classes[k], box, A, 0, 0, dst)
+	}
+	if len(dst)-start > 1 {
+		dst = dst[:start+len(sortDedup(dst[start:]))]
+	}
+	return dst
+}

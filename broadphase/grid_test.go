@@ -371,3 +371,36 @@ func TestSortDedupAnyAlignment(t *testing.T) {
 		}
 	}
 }
+
+// TestFrozenOverlapsMatchesBruteForce queries the frozen set with boxes of
+// every size, the swept boxes of fast bodies among them, against a scan.
+func TestFrozenOverlapsMatchesBruteForce(t *testing.T) {
+	found := 0
+	for _, sc := range testScenes() {
+		r := rand.New(rand.NewPCG(uint64(len(sc.frozen)), 10))
+		for _, cs := range testCellSizes {
+			g := NewGrid(cs)
+			g.SetFrozen(sc.frozen)
+			g.Update(sc.moving)
+			var got []Pair
+			for q := range 200 {
+				w, h := 20*r.Float64()*r.Float64(), 20*r.Float64()*r.Float64()
+				a := boxAt((r.Float64()-0.5)*80, (r.Float64()-0.5)*80, w, h)
+				var want []Pair
+				for k, b := range sc.frozen {
+					if a.Overlaps(b) {
+						want = append(want, Pair{int32(q), int32(k)})
+					}
+				}
+				found += len(want)
+				got = g.FrozenOverlaps(&a, int32(q), got[:0])
+				if !slices.Equal(got, want) {
+					t.Fatalf("%s cell %v query %d: %s", sc.name, cs, q, diff(got, want))
+				}
+			}
+		}
+	}
+	if found == 0 {
+		t.Fatal("no query overlapped a frozen box")
+	}
+}

@@ -54,6 +54,10 @@ type Profile struct {
 	Islands  int           // islands of awake dynamic bodies
 	Colored  int           // contact constraints solved by graph colour (large islands)
 	Colors   int           // colours used by the large-island graph
+	// Swept is the number of fast bodies swept against the static bodies
+	// along their path this step (continuous collision), and Impacts the
+	// number of those moved back to the time they would have hit one.
+	Swept, Impacts int
 	// ColoredOnCaller is set when the coloured contacts were solved on the
 	// stepping goroutine alone although there are more workers: the solver
 	// times both placements now and then and keeps the faster one (see

@@ -27,6 +27,12 @@
 // caller's margin are kept even when the shapes do not yet touch (positive
 // separation), so that the solver can stop a fast approach before it tunnels.
 //
+// For what the speculative contacts miss (a glancing or spinning hit at
+// hundreds of m/s), [TimeOfImpact] finds the first fraction of a body's
+// [Sweep] at which it comes within a target distance of a resting shape, by
+// conservative advancement on the exact [Distance]. The engine sweeps its
+// fast bodies against the static ones with it after each solve.
+//
 // # Data flow
 //
 // Input: two shapes, their world poses ([components.Transform]) and the

@@ -2,10 +2,11 @@ package narrowphase
 
 import "github.com/tumble2d/tumble/components"
 
-// linearSlop is the engine's contact position tolerance in metres (Box2D v3's
-// B2_LINEAR_SLOP). The narrowphase uses it only to size the reference-face
-// hysteresis, referenceTolerance.
-const linearSlop = 0.005
+// LinearSlop is the engine's contact position tolerance in metres (Box2D v3's
+// B2_LINEAR_SLOP). It sizes the reference-face hysteresis,
+// referenceTolerance, and the engine stops a swept fast body this far short
+// of what it would hit (see TimeOfImpact).
+const LinearSlop = 0.005
 
 // referenceTolerance is the margin (m) by which box B's best face separation
 // must exceed box A's before [CollideBoxes] takes its reference face from B.
@@ -17,7 +18,7 @@ const linearSlop = 0.005
 // stack creep. Box2D v3 uses the same 0.1 * linear slop (b2CollidePolygons).
 // The price is that the reported depth may be up to this much deeper than the
 // true one when the two separations are that close.
-const referenceTolerance = 0.1 * linearSlop
+const referenceTolerance = 0.1 * LinearSlop
 
 // Point is one contact point of a manifold.
 type Point struct {

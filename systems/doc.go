@@ -34,6 +34,9 @@
 //  5. solve: prepare the contacts in parallel (materials, softness, warm
 //     start from last tick's impulses by entity pair and feature id), then
 //     run the soft-step substeps and restitution, and keep the impulses.
+//     Then sweep the fast bodies against the static ones along their path,
+//     and put each back where it would first touch one (continuous
+//     collision; ecs.Profile counts them).
 //  6. sleep: advance the rest timers. Islands at rest fall asleep.
 //  7. scatter: write the poses and velocities back, clear the forces, and
 //     tag the sleeping bodies.

@@ -18,6 +18,7 @@ type frozenRows struct {
 	mats     []components.Material
 	aabbs    []components.AABB
 	sleeping []bool
+	statics  int // rows that are static bodies, not sleeping ones
 	hash     uint64
 	built    bool
 
@@ -126,6 +127,7 @@ func resize[T any](s []T, n int) []T {
 func (f *frozenRows) reset() {
 	f.ents, f.proxies, f.mats = f.ents[:0], f.proxies[:0], f.mats[:0]
 	f.aabbs, f.sleeping = f.aabbs[:0], f.sleeping[:0]
+	f.statics = 0
 }
 
 // mix folds x into the FNV-1a style hash h.
@@ -138,6 +140,9 @@ func (f *frozenRows) add(e arche.Entity, xf components.Transform, s components.S
 	f.mats = append(f.mats, m)
 	f.aabbs = append(f.aabbs, s.AABB(xf).Expand(margin))
 	f.sleeping = append(f.sleeping, sleeping)
+	if !sleeping {
+		f.statics++
+	}
 }
 
 func (f *frozenRows) computeHash() uint64 {

@@ -62,10 +62,12 @@ type Physics struct {
 	// Frozen rows: static and sleeping bodies.
 	frozen frozenRows
 
-	grid      *broadphase.Grid
-	pairs     []broadphase.Pair
-	pairBufs  [][]broadphase.Pair
-	broadTask broadTask
+	grid     *broadphase.Grid
+	pairs    []broadphase.Pair
+	pairBufs [][]broadphase.Pair
+	// The static bodies near a fast body's path (see continuous).
+	sweepPairs []broadphase.Pair
+	broadTask  broadTask
 
 	narrowTask  narrowTask
 	prepareTask prepareTask
@@ -211,6 +213,7 @@ func (p *Physics) Update(w *arche.World) {
 	p.prepareContacts()
 	p.s.Solve(p.pool, &p.params)
 	p.storeContacts()
+	prof.Swept, prof.Impacts = p.continuous()
 	stage(ecs.StageSolve)
 
 	p.pool.setStage(ecs.StageSleep)
