@@ -14,7 +14,8 @@ type ContactPoint struct {
 	RA, RB components.Vec2
 	// BaseSeparation is the separation at the start of the step minus
 	// dot(RB - RA, n), so that the current separation is
-	// BaseSeparation + dot((DPB + DQB RB) - (DPA + DQA RA), n).
+	// BaseSeparation + dot((DPB + DQB RB) - (DPA + DQA RA), n). A round
+	// body's DQ stays the identity (see BodySim.Turn).
 	BaseSeparation float64
 	NormalMass     float64 // 1 / (effective mass along the normal)
 	TangentMass    float64 // 1 / (effective mass along the tangent)

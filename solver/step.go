@@ -71,7 +71,7 @@ type stepParams struct {
 	substeps             int
 	gravity              components.Vec2
 	maxSpeed             float64
-	maxAngularSpeed      float64 // rad/s: a quarter turn per substep
+	maxAngularSpeed      float64 // rad/s: an eighth of a turn (pi/4) per substep
 	maxPushOut           float64
 	restitutionThreshold float64
 	soft, stiff          Softness // between moving bodies; against static or kinematic

@@ -70,7 +70,11 @@ func (p *Physics) continuous() (swept, impacts int) {
 		toi, p.sweepPairs = p.timeOfImpact(&p.s.Sims[i], st, x, minExt, p.sweepPairs[:0])
 		if toi < 1 {
 			st.DP = st.DP.Scale(toi)
-			st.DQ = components.NewRot(toi * st.DQ.Angle())
+			if sim := &p.s.Sims[i]; sim.Round {
+				sim.Turn = components.NewRot(toi * sim.Turn.Angle())
+			} else {
+				st.DQ = components.NewRot(toi * st.DQ.Angle())
+			}
 			impacts++
 		}
 	}

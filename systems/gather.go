@@ -286,7 +286,8 @@ func (p *Physics) gather(w *arche.World) (woke bool) {
 		p.s.Bodies = append(p.s.Bodies, solver.BodyState{V: v.Lin, W: v.Ang, DQ: components.Identity})
 		p.s.Sims = append(p.s.Sims, solver.BodySim{X: *t, InvMass: m.InvMass, InvInertia: m.InvInertia,
 			Force: f.F, Torque: f.Torque, GravityScale: b.GravityScale, LinearDamping: b.LinearDamping,
-			AngularDamping: b.AngularDamping, MaxExtent: ext, Kind: kind})
+			AngularDamping: b.AngularDamping, MaxExtent: ext, Turn: components.Identity, Kind: kind,
+			Round: s.Kind == components.ShapeCircle})
 	}
 
 	inSets := 0

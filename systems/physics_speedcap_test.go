@@ -11,7 +11,7 @@ import (
 )
 
 // TestPhysicsSpinCap drops a box spinning at 5000 rad/s onto the ground.
-// The spin is capped at a quarter turn per substep, as in Box2D v3, and
+// The spin is capped at an eighth of a turn (pi/4) per substep, as in Box2D v3, and
 // from then on the box must never hold more energy than it had with the
 // capped spin: an inelastic landing can turn spin into a hop, never add to
 // it. Without the cap, its corners turned most of a revolution per substep,
@@ -34,7 +34,7 @@ func TestPhysicsSpinCap(t *testing.T) {
 		maxY = math.Max(maxY, s.pos(b).Y)
 	}
 	if maxW > limit*(1+1e-12) {
-		t.Errorf("spin reached %.1f rad/s, above a quarter turn per substep (%.1f)", maxW, limit)
+		t.Errorf("spin reached %.1f rad/s, above an eighth of a turn (pi/4) per substep (%.1f)", maxW, limit)
 	}
 	if maxE > e0*(1+1e-9) {
 		t.Errorf("energy rose to %.1f J, above the %.1f J of the capped spin", maxE, e0)
