@@ -120,15 +120,33 @@ func integratePositions(p *stepParams, bodies []BodyState, sims []BodySim, list 
 func FinalPose(sim *BodySim, st *BodyState, dt float64) components.Transform {
 	switch sim.Kind {
 	case KindDynamic:
-		q := st.DQ
-		if sim.Round {
-			q = sim.Turn
-		}
-		return components.Transform{P: sim.X.P.Add(st.DP), R: q.Mul(sim.X.R).Normalize()}
+		return components.Transform{P: sim.X.P.Add(st.DP), R: sim.Rotation(st).Mul(sim.X.R).Normalize()}
 	case KindKinematic:
 		return components.Transform{P: sim.X.P.MulAdd(dt, st.V), R: components.NewRot(dt * st.W).Mul(sim.X.R).Normalize()}
 	}
 	return sim.X
+}
+
+// Rotation returns the turn of a dynamic body so far this step: its DQ, or
+// Turn for a round body.
+func (s *BodySim) Rotation(st *BodyState) components.Rot {
+	if s.Round {
+		return s.Turn
+	}
+	return st.DQ
+}
+
+// Rewind puts a dynamic body back at fraction t of its motion this step (a
+// straight path and a constant turn) and keeps its velocity: the engine's
+// sweep of fast bodies moves them back to their time of impact.
+func (s *BodySim) Rewind(st *BodyState, t float64) {
+	st.DP = st.DP.Scale(t)
+	q := components.NewRot(t * s.Rotation(st).Angle())
+	if s.Round {
+		s.Turn = q
+	} else {
+		st.DQ = q
+	}
 }
 
 // capSpeeds clamps runaway speeds, as Box2D v3 does before the contacts:

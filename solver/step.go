@@ -62,8 +62,8 @@ func (p *Params) Softness(static bool) Softness {
 // B2_MAX_ROTATION does: 188 rad/s at 4 substeps of 1/60 s.
 const maxRotation = 0.25 * math.Pi
 
-// MaxAngularSpeed returns the spin cap of p's substeps, rad/s: a quarter
-// turn per substep.
+// MaxAngularSpeed returns the spin cap of p's substeps, rad/s: an eighth
+// of a turn (pi/4) per substep.
 func (p *Params) MaxAngularSpeed() float64 { return maxRotation * float64(p.SubSteps) / p.Dt }
 
 type stepParams struct {

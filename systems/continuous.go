@@ -3,7 +3,6 @@ package systems
 import (
 	"math"
 
-	"github.com/tumble2d/tumble/broadphase"
 	"github.com/tumble2d/tumble/components"
 	"github.com/tumble2d/tumble/narrowphase"
 	"github.com/tumble2d/tumble/solver"
@@ -66,26 +65,19 @@ func (p *Physics) continuous() (swept, impacts int) {
 			continue
 		}
 		swept++
-		var toi float64
-		toi, p.sweepPairs = p.timeOfImpact(&p.s.Sims[i], st, x, minExt, p.sweepPairs[:0])
-		if toi < 1 {
-			st.DP = st.DP.Scale(toi)
-			if sim := &p.s.Sims[i]; sim.Round {
-				sim.Turn = components.NewRot(toi * sim.Turn.Angle())
-			} else {
-				st.DQ = components.NewRot(toi * st.DQ.Angle())
-			}
+		if toi := p.timeOfImpact(i, minExt); toi < 1 {
+			p.s.Sims[i].Rewind(st, toi)
 			impacts++
 		}
 	}
 	return swept, impacts
 }
 
-// timeOfImpact returns the earliest fraction of a body's motion this step
-// at which it comes within the linear slop of a static body, or 1 if it
-// hits none, and buf with the frozen rows near its path.
-func (p *Physics) timeOfImpact(sim *solver.BodySim, st *solver.BodyState, x *bodyProxy, minExt float64,
-	buf []broadphase.Pair) (float64, []broadphase.Pair) {
+// timeOfImpact returns the earliest fraction of row i's motion this step at
+// which it comes within the linear slop of a static body, or 1 if it hits
+// none. minExt is its smallest extent.
+func (p *Physics) timeOfImpact(i int, minExt float64) float64 {
+	sim, st, x := &p.s.Sims[i], &p.s.Bodies[i], &p.proxies[i]
 	target := narrowphase.LinearSlop
 	// The shape stays inside the disc of radius r_max round its centre
 	// whatever its turn, and the path of that disc inside the box of its
@@ -93,11 +85,11 @@ func (p *Physics) timeOfImpact(sim *solver.BodySim, st *solver.BodyState, x *bod
 	p1, p2 := sim.X.P, sim.X.P.Add(st.DP)
 	r := components.V(sim.MaxExtent+target, sim.MaxExtent+target)
 	box := components.AABB{Min: p1.Min(p2).Sub(r), Max: p1.Max(p2).Add(r)}
-	buf = p.grid.FrozenOverlaps(&box, 0, buf)
+	p.sweepPairs = p.grid.FrozenOverlaps(&box, 0, p.sweepPairs[:0])
 	best := 1.0
 	var sw narrowphase.Sweep
 	var shape, core components.Shape
-	for _, pr := range buf {
+	for _, pr := range p.sweepPairs {
 		f := &p.frozen.proxies[pr.B]
 		if f.sleeping {
 			continue
@@ -108,7 +100,7 @@ func (p *Physics) timeOfImpact(sim *solver.BodySim, st *solver.BodyState, x *bod
 			shape = x.shapeOf()
 			sw = narrowphase.Sweep{P: p1, D: st.DP, R: sim.X.R}
 			if shape.Kind == components.ShapeBox {
-				sw.Angle = st.DQ.Angle()
+				sw.Angle = sim.Rotation(st).Angle()
 			}
 			core = components.Circle(coreFraction * minExt)
 		}
@@ -121,5 +113,5 @@ func (p *Physics) timeOfImpact(sim *solver.BodySim, st *solver.BodyState, x *bod
 			best = t
 		}
 	}
-	return best, buf
+	return best
 }
