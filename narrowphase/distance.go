@@ -51,19 +51,29 @@ func pointDistance(p, q components.Vec2) (float64, components.Vec2) {
 // pointBoxDistance returns the signed distance from the axis-aligned box of
 // half extents h to the point c in the box's frame, and the outward unit
 // normal at the closest point of the surface. Inside, the distance is minus
-// the depth below the nearest face (ties to the x faces, then the positive
-// side, as collideBoxCircle).
+// the depth below the nearest face. The cases and their ties follow
+// collideBoxCircle, which also needs the closest point and keeps its
+// division for pairs within its margin: the x faces first, then the
+// positive side, and "inside" whenever the squared offset from the box is
+// 0 (also when it underflows, where a normal would be NaN).
 func pointBoxDistance(h, c components.Vec2) (float64, components.Vec2) {
 	q := components.Vec2{X: max(-h.X, min(c.X, h.X)), Y: max(-h.Y, min(c.Y, h.Y))}
-	if dv := c.Sub(q); dv != (components.Vec2{}) {
-		l := dv.Len()
+	dv := c.Sub(q)
+	if distSq := dv.LenSq(); distSq > 0 {
+		l := math.Sqrt(distSq)
 		return l, dv.Scale(1 / l)
 	}
 	dx, dy := h.X-math.Abs(c.X), h.Y-math.Abs(c.Y)
 	if dx <= dy {
-		return -dx, components.Vec2{X: math.Copysign(1, c.X)}
+		if c.X < 0 {
+			return -dx, components.Vec2{X: -1}
+		}
+		return -dx, components.Vec2{X: 1}
 	}
-	return -dy, components.Vec2{Y: math.Copysign(1, c.Y)}
+	if c.Y < 0 {
+		return -dy, components.Vec2{Y: -1}
+	}
+	return -dy, components.Vec2{Y: 1}
 }
 
 // boxDistance is Distance for two boxes.

@@ -150,3 +150,19 @@ func TestTimeOfImpactTouchingAtStart(t *testing.T) {
 		t.Fatalf("touching at the start: (%v, %v), want (0, true)", toi, hit)
 	}
 }
+
+// TestDistanceMatchesBoxCircleKernel: Distance and the box-circle manifold
+// agree on the separation and the normal, on the tie cases too (a centre at
+// -0 on a face's axis, a centre a subnormal distance outside the box).
+func TestDistanceMatchesBoxCircleKernel(t *testing.T) {
+	box, xf := components.Box(1, 0.5), components.NewTransform(0, 0, 0)
+	for _, c := range []components.Vec2{{X: math.Copysign(0, -1), Y: 0.2}, {X: 0.3, Y: math.Copysign(0, -1)},
+		{X: 1 + 1e-300, Y: 0}, {X: 0.5, Y: 0.5}, {X: -0.6, Y: -0.3}} {
+		ball := components.Circle(0.25)
+		m := CollideBoxCircle(box.Half, xf, ball.Radius, components.Transform{P: c, R: components.Identity}, 10)
+		d, n := Distance(box, xf, ball, components.Transform{P: c, R: components.Identity})
+		if m.Count != 1 || d != m.Points[0].Separation || n != m.Normal {
+			t.Errorf("centre %v: Distance (%v, %v), kernel (%v, %v)", c, d, n, m.Points[0].Separation, m.Normal)
+		}
+	}
+}
