@@ -288,45 +288,6 @@ func solveContact(c *Contact, bodies []BodyState, p *stepParams, elapsed float64
 	}
 }
 
-// applyRestitution adds the bounce once after the substeps: points that
-// approached faster than the threshold and really pushed get a normal
-// velocity of -e times their approach velocity (Box2D v3
-// b2ApplyRestitution).
-func applyRestitution(c *Contact, bodies []BodyState, p *stepParams) {
-	if c.Restitution == 0 {
-		return
-	}
-	vA, wA := sideVelocity(bodies, c.A, c.KindA)
-	vB, wB := sideVelocity(bodies, c.B, c.KindB)
-	mA, iA, mB, iB := c.InvMassA, c.InvIA, c.InvMassB, c.InvIB
-	n := c.Normal
-	for j := int32(0); j < c.Count; j++ {
-		cp := &c.Points[j]
-		if cp.RelativeVelocity > -p.restitutionThreshold || cp.MaxNormalImpulse == 0 {
-			continue
-		}
-		rA, rB := cp.RA, cp.RB
-		dv := vB.Add(components.CrossSV(wB, rB)).Sub(vA.Add(components.CrossSV(wA, rA)))
-		vn := dv.Dot(n)
-		impulse := -cp.NormalMass * (vn + c.Restitution*cp.RelativeVelocity)
-		newImpulse := maxf(cp.NormalImpulse+impulse, 0)
-		impulse = newImpulse - cp.NormalImpulse
-		cp.NormalImpulse = newImpulse
-		cp.MaxNormalImpulse = maxf(cp.MaxNormalImpulse, impulse)
-		P := n.Scale(impulse)
-		vA = vA.MulAdd(-mA, P)
-		wA -= iA * rA.Cross(P)
-		vB = vB.MulAdd(mB, P)
-		wB += iB * rB.Cross(P)
-	}
-	if c.KindA == KindDynamic {
-		bodies[c.A].V, bodies[c.A].W = vA, wA
-	}
-	if c.KindB == KindDynamic {
-		bodies[c.B].V, bodies[c.B].W = vB, wB
-	}
-}
-
 // maxf and minf are plain comparisons: math.Max and math.Min handle NaN and
 // signed zeros in an assembly routine that the compiler does not inline, and
 // every call spills the float registers. Inputs here are finite.

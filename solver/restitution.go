@@ -1,0 +1,139 @@
+package solver
+
+import "github.com/tumble2d/tumble/components"
+
+// maxCondition bounds the condition number of a two-point contact's
+// effective-mass matrix for the block restitution. Above it the two points
+// are nearly one (a box landing on a corner of another, say) and the block
+// solve would amplify rounding, so the points are taken one after the other
+// (Box2D v2.4 b2_maxConditionNumber, the same value).
+const maxCondition = 1000
+
+// applyRestitution adds the bounce once after the substeps: points that
+// approached faster than the threshold and really pushed get a normal
+// velocity of -e times their approach velocity (Box2D v3
+// b2ApplyRestitution).
+//
+// When both points of a manifold bounce, they are solved together. Taken one
+// after the other, as Box2D v3 does, the first point's impulse also lifts the
+// second through the body's turn, so the second pushes less, and a box that
+// lands flat leaves with a spin: a 1.5 x 0.5 m brick dropped flat from 9 m
+// at e = 0.2 bounced off tilting to 11 degrees. Solved together (the
+// two-point linear complementarity problem of Box2D v2.4's block solver,
+// b2ContactSolver::SolveVelocityConstraints), it bounces straight.
+func applyRestitution(c *Contact, bodies []BodyState, p *stepParams) {
+	if c.Restitution == 0 {
+		return
+	}
+	vA, wA := sideVelocity(bodies, c.A, c.KindA)
+	vB, wB := sideVelocity(bodies, c.B, c.KindB)
+	if c.Count == 2 && bounces(&c.Points[0], p) && bounces(&c.Points[1], p) &&
+		restituteBlock(c, &vA, &wA, &vB, &wB) {
+		storeSides(c, bodies, vA, wA, vB, wB)
+		return
+	}
+	mA, iA, mB, iB := c.InvMassA, c.InvIA, c.InvMassB, c.InvIB
+	n := c.Normal
+	for j := int32(0); j < c.Count; j++ {
+		cp := &c.Points[j]
+		if !bounces(cp, p) {
+			continue
+		}
+		rA, rB := cp.RA, cp.RB
+		dv := vB.Add(components.CrossSV(wB, rB)).Sub(vA.Add(components.CrossSV(wA, rA)))
+		vn := dv.Dot(n)
+		impulse := -cp.NormalMass * (vn + c.Restitution*cp.RelativeVelocity)
+		newImpulse := maxf(cp.NormalImpulse+impulse, 0)
+		impulse = newImpulse - cp.NormalImpulse
+		cp.NormalImpulse = newImpulse
+		cp.MaxNormalImpulse = maxf(cp.MaxNormalImpulse, impulse)
+		P := n.Scale(impulse)
+		vA = vA.MulAdd(-mA, P)
+		wA -= iA * rA.Cross(P)
+		vB = vB.MulAdd(mB, P)
+		wB += iB * rB.Cross(P)
+	}
+	storeSides(c, bodies, vA, wA, vB, wB)
+}
+
+// bounces reports whether restitution acts on cp: it approached faster than
+// the threshold and pushed in some substep.
+func bounces(cp *ContactPoint, p *stepParams) bool {
+	return cp.RelativeVelocity <= -p.restitutionThreshold && cp.MaxNormalImpulse != 0
+}
+
+// storeSides writes the velocities of the dynamic sides of c back.
+func storeSides(c *Contact, bodies []BodyState, vA components.Vec2, wA float64, vB components.Vec2, wB float64) {
+	if c.KindA == KindDynamic {
+		bodies[c.A].V, bodies[c.A].W = vA, wA
+	}
+	if c.KindB == KindDynamic {
+		bodies[c.B].V, bodies[c.B].W = vB, wB
+	}
+}
+
+// restituteBlock solves both points of c for their bounce at once, and
+// reports false, changing nothing, when the two points are too close to one
+// for that (see maxCondition).
+//
+// With K the 2x2 effective-mass matrix of the normal impulses, a the
+// accumulated impulses, v the normal velocities now and t_i = -e u_i the
+// targets (u_i the approach velocity), the velocities after accumulated
+// impulses x are v + K (x - a). Restitution asks for
+//
+//	w = K x + b >= 0,  x >= 0,  x_i w_i = 0,  with b = v - t - K a:
+//
+// each point either reaches its target with a pushing impulse, or leaves
+// faster than it with none. K is symmetric positive definite, so the
+// problem has one solution, and it is among the four ways to choose which
+// points push; they are tried in turn.
+func restituteBlock(c *Contact, vA *components.Vec2, wA *float64, vB *components.Vec2, wB *float64) bool {
+	n := c.Normal
+	mA, iA, mB, iB := c.InvMassA, c.InvIA, c.InvMassB, c.InvIB
+	p1, p2 := &c.Points[0], &c.Points[1]
+	rnA1, rnB1 := p1.RA.Cross(n), p1.RB.Cross(n)
+	rnA2, rnB2 := p2.RA.Cross(n), p2.RB.Cross(n)
+	k11 := mA + mB + iA*rnA1*rnA1 + iB*rnB1*rnB1
+	k22 := mA + mB + iA*rnA2*rnA2 + iB*rnB2*rnB2
+	k12 := mA + mB + iA*rnA1*rnA2 + iB*rnB1*rnB2
+	det := k11*k22 - k12*k12
+	if !(k11*k11 < maxCondition*det) {
+		return false
+	}
+	normalVelocity := func(cp *ContactPoint) float64 {
+		dv := vB.Add(components.CrossSV(*wB, cp.RB)).Sub(vA.Add(components.CrossSV(*wA, cp.RA)))
+		return dv.Dot(n)
+	}
+	a1, a2 := p1.NormalImpulse, p2.NormalImpulse
+	e := c.Restitution
+	b1 := normalVelocity(p1) + e*p1.RelativeVelocity - (k11*a1 + k12*a2)
+	b2 := normalVelocity(p2) + e*p2.RelativeVelocity - (k12*a1 + k22*a2)
+	var x1, x2 float64
+	switch {
+	case k12*b2-k22*b1 >= 0 && k12*b1-k11*b2 >= 0:
+		// Both push: x = -K^-1 b (det > 0, so the signs are the numerators').
+		x1, x2 = (k12*b2-k22*b1)/det, (k12*b1-k11*b2)/det
+	case b1 <= 0 && k12*(-b1/k11)+b2 >= 0:
+		// Only the first pushes; the second leaves at least as fast as asked.
+		x1 = -b1 / k11
+	case b2 <= 0 && k12*(-b2/k22)+b1 >= 0:
+		x2 = -b2 / k22
+	case b1 >= 0 && b2 >= 0:
+		// Neither pushes: both already leave fast enough.
+	default:
+		// Unreachable for a positive definite K but for rounding: keep the
+		// impulses as they are.
+		return true
+	}
+	d1, d2 := x1-a1, x2-a2
+	p1.NormalImpulse, p2.NormalImpulse = x1, x2
+	p1.MaxNormalImpulse = maxf(p1.MaxNormalImpulse, d1)
+	p2.MaxNormalImpulse = maxf(p2.MaxNormalImpulse, d2)
+	P1, P2 := n.Scale(d1), n.Scale(d2)
+	P := P1.Add(P2)
+	*vA = vA.MulAdd(-mA, P)
+	*wA -= iA * (p1.RA.Cross(P1) + p2.RA.Cross(P2))
+	*vB = vB.MulAdd(mB, P)
+	*wB += iB * (p1.RB.Cross(P1) + p2.RB.Cross(P2))
+	return true
+}
