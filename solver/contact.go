@@ -181,7 +181,12 @@ func warmStart(c *Contact, bodies []BodyState) {
 // flip reverses the order of the two points. Sequential impulses favour the
 // point solved first: with one iteration per substep, a symmetric stack
 // solved always point 0 first leans by a few millimetres per box as it
-// settles. Alternating the order by substep cancels the bias.
+// settles (2.2 cm at the top of 20 boxes). Alternating the order by substep
+// cancels that bias, but the solve and the relax of one substep then took
+// the points in the same order, and a thin box standing on end (0.1 x 1 m,
+// friction 0.6) rocked by a milliradian for good, too fast to sleep. The
+// relax takes them in the other order from the solve: the stack stays
+// within 0.1 mm and the box sleeps after the 0.5 s rest, like a square one.
 //
 // The body of this function is written on scalars: it is the innermost loop
 // of the engine, and the Vec2 helpers left struct temporaries the compiler

@@ -19,7 +19,8 @@
 // velocity measured before the step or, for contacts with restitution, the
 // one at which the gap closes ([Contact.AimRestitution]). The two points of
 // a manifold that both bounce are solved together (a 2x2 complementarity
-// problem), so a box that lands flat leaves without a spin. The impulses are
+// problem), so a box that lands flat leaves without a spin; at e = 0 such a
+// two-point impact is stopped together in the same way. The impulses are
 // kept for warm starting the next step. Friction is Coulomb's, clamped by
 // the normal impulse of the same point.
 //

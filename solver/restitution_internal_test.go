@@ -90,8 +90,18 @@ func TestRestitutionBlockSolvesTheLCP(t *testing.T) {
 		k22 := c.InvMassA + c.InvMassB + c.InvIA*rnA2*rnA2 + c.InvIB*rnB2*rnB2
 		k12 := c.InvMassA + c.InvMassB + c.InvIA*rnA1*rnA2 + c.InvIB*rnB1*rnB2
 		wellConditioned := k11*k11 < maxCondition*(k11*k22-k12*k12)
-		applyRestitution(&c, bodies, p)
-		x := [2]float64{p1.NormalImpulse, p2.NormalImpulse}
+		vA, wA := sideVelocity(bodies, c.A, c.KindA)
+		vB, wB := sideVelocity(bodies, c.B, c.KindB)
+		x, ok := restituteBlock(&c, &vA, &wA, &vB, &wB, nil)
+		if ok != wellConditioned {
+			t.Fatalf("case %d: block solve taken %v, want %v", it, ok, wellConditioned)
+		}
+		if ok {
+			storeSides(&c, bodies, vA, wA, vB, wB)
+		} else {
+			applyRestitution(&c, bodies, p, nil)
+			x = [2]float64{p1.NormalImpulse, p2.NormalImpulse}
+		}
 		vn := normalVelocities(&c, bodies)
 		scale := 1 + math.Abs(p1.RelativeVelocity) + math.Abs(p2.RelativeVelocity)
 		if !wellConditioned {

@@ -136,12 +136,19 @@ type Solver struct {
 	colorStart  []int32
 	largeLinks  []int32
 	// bounces[k] is set once SetContact has stored a contact of colour k
-	// with restitution: the restitution pass runs only those colours. In
+	// with restitution or a two-point impact (Contact.impact): the
+	// restitution pass runs only those colours. In
 	// scenes of resting boxes (Box2D's default restitution is 0) it skips a
 	// job per colour, each a walk over the colour's blocks that found nothing
 	// to do. A flag is loaded before it is stored, so workers storing
 	// contacts of one colour share its line read-only.
-	bounces    [maxColors]atomic.Bool
+	bounces [maxColors]atomic.Bool
+	// impactSpeed is the restitution threshold of the step being built:
+	// SetContact runs before Solve has the step's parameters.
+	impactSpeed float64
+	// totals[k] sums the normal impulses of contact k over the substeps,
+	// for the restitution of small islands (applyRestitution).
+	totals     [][2]float64
 	task       stageTask
 	islandTask islandTask
 	// The last BuildIslands' coloured and total links, to decide whether
@@ -206,6 +213,7 @@ func (s *Solver) BuildIslands(prm *Params) Stats { return s.BuildIslandsOn(Seria
 // large island the colour it would get alone (Coloring.colorLinks), so the
 // result is the same for any executor.
 func (s *Solver) BuildIslandsOn(ex Executor, prm *Params) Stats {
+	s.impactSpeed = prm.RestitutionThreshold
 	overlap := ex.Workers() > 1 && 2*s.lastColored >= s.lastLinks && s.lastColored > 0
 	if overlap {
 		s.islandTask.s = s
@@ -291,7 +299,7 @@ func (s *Solver) SetContact(li int, c *Contact) {
 	if p := s.Links[li].Points; p != 0 && int32(p) != c.Count {
 		panic("solver: SetContact: the contact's Count differs from its link's Points")
 	}
-	if c.Restitution != 0 && len(s.colorStart) > 0 && k >= s.colorStart[0] {
+	if len(s.colorStart) > 0 && k >= s.colorStart[0] && c.impact(s.impactSpeed) {
 		if b := &s.bounces[s.Coloring.linkColor[li]]; !b.Load() {
 			b.Store(true)
 		}
@@ -349,6 +357,10 @@ func (s *Solver) Solve(ex Executor, prm *Params) {
 		maxSpeed: prm.MaxLinearSpeed, maxAngularSpeed: prm.MaxAngularSpeed(),
 		maxPushOut: prm.MaxPushOut, restitutionThreshold: prm.RestitutionThreshold,
 		soft: prm.Softness(false), stiff: prm.Softness(true)}
+	if cap(s.totals) < len(s.Contacts) {
+		s.totals = make([][2]float64, len(s.Contacts), 2*len(s.Contacts))
+	}
+	s.totals = s.totals[:len(s.Contacts)]
 	t := &s.task
 	t.s = s
 	t.mode = modeSmall
@@ -392,6 +404,7 @@ func (s *Solver) solveLarge(ex Executor) {
 		t.list = s.largeBodies
 		t.mode = modeIntegratePositions
 		ex.For(len(s.largeBodies), 0, t)
+		t.flip = !t.flip // relax in the other order (see solveContact)
 		s.colorStage(ex, modeRelax, elapsed+s.p.h)
 	}
 	s.colorStage(ex, modeRestitution, 0)
@@ -504,7 +517,7 @@ func (t *stageTask) Run(lo, hi, _ int) {
 	case modeRestitution:
 		cs := s.Contacts[t.base+lo : t.base+hi]
 		for i := range cs {
-			applyRestitution(&cs[i], s.Bodies, p)
+			applyRestitution(&cs[i], s.Bodies, p, nil)
 		}
 	case modeWideWarm:
 		warmWide(s.blocks[t.base+lo:t.base+hi], s.Bodies, &s.wp)
@@ -520,6 +533,8 @@ func (s *Solver) solveIsland(sm *smallIsland) {
 	p := &s.p
 	bodies := s.Islands.Bodies(int(sm.island))
 	cs := s.Contacts[sm.start:sm.end]
+	totals := s.totals[sm.start:sm.end]
+	clear(totals)
 	for sub := 0; sub < p.substeps; sub++ {
 		elapsed := float64(sub) * p.h
 		flip := sub&1 == 1
@@ -532,11 +547,18 @@ func (s *Solver) solveIsland(sm *smallIsland) {
 		}
 		integratePositions(p, s.Bodies, s.Sims, bodies, 0, len(bodies))
 		for i := range cs {
-			solveContact(&cs[i], s.Bodies, p, elapsed+p.h, false, flip)
+			solveContact(&cs[i], s.Bodies, p, elapsed+p.h, false, !flip)
+		}
+		// A substep applies each point's accumulated impulse as it ends
+		// (warm start plus this substep's changes): the step's total is
+		// their sum.
+		for i := range cs {
+			totals[i][0] += cs[i].Points[0].NormalImpulse
+			totals[i][1] += cs[i].Points[1].NormalImpulse
 		}
 	}
 	for i := range cs {
-		applyRestitution(&cs[i], s.Bodies, p)
+		applyRestitution(&cs[i], s.Bodies, p, &totals[i])
 	}
 }
 

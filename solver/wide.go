@@ -264,16 +264,24 @@ func (w *wideContact) eachLane(bodies []BodyState, base *stepParams, kernel func
 	}
 }
 
-// restituteWide applies restitution to the blocks with a bouncy lane, lane
-// by lane with the scalar kernel: it runs once a step, and only on bouncy
-// contacts.
+// restituteWide applies restitution to the lanes that have restitution or
+// a two-point impact, one by one with the scalar kernel: it runs once a
+// step, and only on those contacts. The kernel is called directly, not
+// through eachLane: behind a function value the lane's pair of rows would
+// escape to the heap, an allocation per lane and step.
 func restituteWide(blocks []wideContact, bodies []BodyState, p *stepParams) {
 	for b := range blocks {
 		w := &blocks[b]
-		if w.restitution == [lanes]float64{} {
-			continue
+		for l := 0; l < lanes; l++ {
+			if !w.impact(l, p.restitutionThreshold) {
+				continue
+			}
+			var lp stepParams
+			c := laneContact(w, l, &lp, p)
+			pair := [2]BodyState{bodies[w.offA[l]/bodyStride], bodies[w.offB[l]/bodyStride]}
+			applyRestitution(&c, pair[:], &lp, nil)
+			storeLane(w, l, &c, &pair, bodies)
 		}
-		w.eachLane(bodies, p, func(c *Contact, pair []BodyState, lp *stepParams) { applyRestitution(c, pair, lp) })
 	}
 }
 
@@ -299,4 +307,10 @@ func solveWideRef(blocks []wideContact, bodies []BodyState, prm *wideParams) {
 			solveContact(c, pair, lp, 0, useBias, flip)
 		})
 	}
+}
+
+// impact reports whether lane l of w has restitution or two points that
+// approached faster than threshold (Contact.impact).
+func (w *wideContact) impact(l int, threshold float64) bool {
+	return w.restitution[l] != 0 || (w.pts[0].relVel[l] <= -threshold && w.pts[1].relVel[l] <= -threshold)
 }

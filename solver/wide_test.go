@@ -215,8 +215,10 @@ func TestWideSolveMatchesScalar(t *testing.T) {
 
 // TestRestitutionSkipsOnlyColorsWithout solves random piles twice, once
 // running the restitution pass on every colour: the results must be the
-// same bits. Some piles have restitution on one contact only, so that most
-// colours are skipped and the one that is not must still run.
+// same bits. Some piles have restitution on one contact only, others no
+// restitution and a two-point impact on one contact only (which the pass
+// solves at e = 0), so that most colours are skipped and the one that is
+// not must still run.
 func TestRestitutionSkipsOnlyColorsWithout(t *testing.T) {
 	defer func(saved bool) { wideKernel, restituteAll = saved, false }(wideKernel)
 	for seed := uint64(1); seed <= 12; seed++ {
@@ -225,8 +227,11 @@ func TestRestitutionSkipsOnlyColorsWithout(t *testing.T) {
 			for k, all := range []bool{false, true} {
 				wideKernel, restituteAll = wide, all
 				var edit func(*Solver, *Params, []Contact)
-				if seed%2 == 0 {
+				switch seed % 4 {
+				case 2:
 					edit = keepOneRestitution
+				case 0:
+					edit = keepOneImpact
 				}
 				s, prm := randomPileEdit(seed, 200, 600, edit)
 				s.Solve(Serial{}, &prm)
@@ -253,7 +258,8 @@ func TestRestitutionSkipsOnlyColorsWithout(t *testing.T) {
 
 // keepOneRestitution sets the restitution of every contact to 0, except
 // for one coloured contact with a point that approaches fast enough to
-// bounce.
+// bounce, and slows the second point of the others below the restitution
+// threshold, so that none is a two-point impact either.
 func keepOneRestitution(s *Solver, prm *Params, byLink []Contact) {
 	kept := false
 	for li := range byLink {
@@ -261,6 +267,7 @@ func keepOneRestitution(s *Solver, prm *Params, byLink []Contact) {
 		bounce := c.Points[0].RelativeVelocity < -prm.RestitutionThreshold
 		if kept || !bounce || s.Rank[li] < s.colorStart[0] {
 			c.Restitution = 0
+			c.Points[1].RelativeVelocity = 0
 			continue
 		}
 		c.Restitution = 0.5
@@ -268,6 +275,26 @@ func keepOneRestitution(s *Solver, prm *Params, byLink []Contact) {
 	}
 	if !kept {
 		panic("keepOneRestitution: no coloured contact approaches")
+	}
+}
+
+// keepOneImpact sets the restitution of every contact to 0 and makes one
+// coloured two-point contact an impact (both points approaching at 5 m/s,
+// above the restitution threshold), and no other.
+func keepOneImpact(s *Solver, prm *Params, byLink []Contact) {
+	kept := false
+	for li := range byLink {
+		c := &byLink[li]
+		c.Restitution = 0
+		if kept || c.Count != 2 || s.Rank[li] < s.colorStart[0] {
+			c.Points[1].RelativeVelocity = 0
+			continue
+		}
+		c.Points[0].RelativeVelocity, c.Points[1].RelativeVelocity = -prm.RestitutionThreshold-5, -prm.RestitutionThreshold-5
+		kept = true
+	}
+	if !kept {
+		panic("keepOneImpact: no coloured two-point contact")
 	}
 }
 

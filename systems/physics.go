@@ -67,7 +67,11 @@ type Physics struct {
 	pairBufs [][]broadphase.Pair
 	// The static bodies near a fast body's path (see continuous).
 	sweepPairs []broadphase.Pair
-	broadTask  broadTask
+	// kinMoving holds the rows of the moving kinematic bodies, and
+	// kinPairs the sleeping bodies one of them can reach (kinematicWakes).
+	kinMoving []int32
+	kinPairs  []broadphase.Pair
+	broadTask broadTask
 
 	narrowTask  narrowTask
 	prepareTask prepareTask

@@ -130,3 +130,46 @@ func TestPhysicsKinematicNotPushed(t *testing.T) {
 		t.Logf("kinematic v %+v: unchanged; heavy box at %v, kinematic at %v", kv, s.pos(h), s.pos(k))
 	}
 }
+
+// TestPhysicsKinematicStartsUnderSleeper: a 0.5 m box falls asleep on a
+// kinematic platform at rest, and the game then sets the platform moving,
+// up at 5 m/s or down at 3 m/s. The box must behave as an awake one does,
+// from the first tick: carried up, it never sinks more than 1 cm into the
+// platform and leaves no faster than the platform (5 m/s within 1 %);
+// left behind, it falls freely (its first tick's velocity is -g dt within
+// 1e-9). Before, it woke only a tick later: the platform had pushed 8 cm
+// into it and threw it off at 5.45 m/s, or it hung in the air for a tick.
+func TestPhysicsKinematicStartsUnderSleeper(t *testing.T) {
+	for _, vy := range []float64{5, -3} {
+		s := newSim(t, func(c *systems.Config) { c.Workers = 1 })
+		plat := s.add(kinematicPlatform(0, 0, components.Vec2{}))
+		b := s.add(dynBox(0.3, 0.5, 0.25, 0.25))
+		s.run(60)
+		if !s.asleep(b) {
+			t.Fatalf("platform %+.0f m/s: the box is not asleep after 1 s on the platform", vy)
+		}
+		if err := ecs.SetVelocity(s.w, plat, components.V(0, vy), 0); err != nil {
+			t.Fatal(err)
+		}
+		s.run(1)
+		first := s.v(b).Lin.Y
+		minGap, maxVy := math.Inf(1), math.Inf(-1)
+		for i := 0; i < 20; i++ {
+			minGap = math.Min(minGap, s.pos(b).Y-s.pos(plat).Y)
+			maxVy = math.Max(maxVy, s.v(b).Lin.Y)
+			s.run(1)
+		}
+		t.Logf("platform %+.0f m/s: first tick's velocity %.6f m/s, smallest centre gap %.4f m (touching: 0.5), fastest %.4f m/s",
+			vy, first, minGap, maxVy)
+		if vy > 0 {
+			if minGap < 0.49 || maxVy > 1.01*vy {
+				t.Errorf("carried up at %.0f m/s: sank to a centre gap of %.4f m (want >= 0.49) and reached %.4f m/s (want <= %.2f)",
+					vy, minGap, maxVy, 1.01*vy)
+			}
+			continue
+		}
+		if want := -10.0 / 60; math.Abs(first-want) > 1e-9 {
+			t.Errorf("left behind by a platform moving down: first tick's velocity %.9f m/s, want free fall %.9f", first, want)
+		}
+	}
+}
