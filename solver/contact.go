@@ -77,8 +77,7 @@ func (c *Contact) Prepare(bodies []BodyState, centerA, centerB components.Vec2) 
 		if k := mA + mB + iA*rtA*rtA + iB*rtB*rtB; k > 0 {
 			cp.TangentMass = 1 / k
 		}
-		dv := vB.Add(components.CrossSV(wB, rB)).Sub(vA.Add(components.CrossSV(wA, rA)))
-		cp.RelativeVelocity = dv.Dot(n)
+		cp.RelativeVelocity = normalVelocity(n, cp, vA, wA, vB, wB)
 		cp.MaxNormalImpulse = 0
 	}
 }
@@ -137,6 +136,13 @@ func (c *Contact) SetPoint(j int, world components.Vec2, separation float64, nor
 	p.NormalMass, p.TangentMass = 0, 0
 	p.NormalImpulse, p.TangentImpulse = normalImpulse, tangentImpulse
 	p.MaxNormalImpulse, p.RelativeVelocity = 0, 0
+}
+
+// normalVelocity is the velocity of B relative to A at point cp, along the
+// normal n, for sides moving at (vA, wA) and (vB, wB).
+func normalVelocity(n components.Vec2, cp *ContactPoint, vA components.Vec2, wA float64, vB components.Vec2, wB float64) float64 {
+	dv := vB.Add(components.CrossSV(wB, cp.RB)).Sub(vA.Add(components.CrossSV(wA, cp.RA)))
+	return dv.Dot(n)
 }
 
 func sideVelocity(bodies []BodyState, i int32, k Kind) (components.Vec2, float64) {

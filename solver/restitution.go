@@ -69,8 +69,7 @@ func applyRestitution(c *Contact, bodies []BodyState, p *stepParams, total *[2]f
 			continue
 		}
 		rA, rB := cp.RA, cp.RB
-		dv := vB.Add(components.CrossSV(wB, rB)).Sub(vA.Add(components.CrossSV(wA, rA)))
-		vn := dv.Dot(n)
+		vn := normalVelocity(n, cp, vA, wA, vB, wB)
 		impulse := -cp.NormalMass * (vn + c.Restitution*cp.RelativeVelocity)
 		newImpulse := maxf(cp.NormalImpulse+impulse, 0)
 		impulse = newImpulse - cp.NormalImpulse
@@ -139,17 +138,13 @@ func restituteBlock(c *Contact, vA *components.Vec2, wA *float64, vB *components
 	if !(k11*k11 < maxCondition*det) {
 		return x, false
 	}
-	normalVelocity := func(cp *ContactPoint) float64 {
-		dv := vB.Add(components.CrossSV(*wB, cp.RB)).Sub(vA.Add(components.CrossSV(*wA, cp.RA)))
-		return dv.Dot(n)
-	}
 	a1, a2 := p1.NormalImpulse, p2.NormalImpulse
 	if total != nil {
 		a1, a2 = total[0], total[1]
 	}
 	e := c.Restitution
-	b1 := normalVelocity(p1) + e*p1.RelativeVelocity - (k11*a1 + k12*a2)
-	b2 := normalVelocity(p2) + e*p2.RelativeVelocity - (k12*a1 + k22*a2)
+	b1 := normalVelocity(n, p1, *vA, *wA, *vB, *wB) + e*p1.RelativeVelocity - (k11*a1 + k12*a2)
+	b2 := normalVelocity(n, p2, *vA, *wA, *vB, *wB) + e*p2.RelativeVelocity - (k12*a1 + k22*a2)
 	var x1, x2 float64
 	switch {
 	case k12*b2-k22*b1 >= 0 && k12*b1-k11*b2 >= 0:

@@ -55,8 +55,7 @@ func normalVelocities(c *Contact, bodies []BodyState) [2]float64 {
 	var vn [2]float64
 	for j := range vn {
 		cp := &c.Points[j]
-		dv := vB.Add(components.CrossSV(wB, cp.RB)).Sub(vA.Add(components.CrossSV(wA, cp.RA)))
-		vn[j] = dv.Dot(c.Normal)
+		vn[j] = normalVelocity(c.Normal, cp, vA, wA, vB, wB)
 	}
 	return vn
 }
@@ -155,8 +154,7 @@ func pgsRestitution(c *Contact, bodies []BodyState) [2]float64 {
 		moved := 0.0
 		for j := 0; j < 2; j++ {
 			cp := &c.Points[j]
-			dv := vB.Add(components.CrossSV(wB, cp.RB)).Sub(vA.Add(components.CrossSV(wA, cp.RA)))
-			impulse := -cp.NormalMass * (dv.Dot(n) + c.Restitution*cp.RelativeVelocity)
+			impulse := -cp.NormalMass * (normalVelocity(n, cp, vA, wA, vB, wB) + c.Restitution*cp.RelativeVelocity)
 			newImpulse := math.Max(cp.NormalImpulse+impulse, 0)
 			impulse = newImpulse - cp.NormalImpulse
 			cp.NormalImpulse = newImpulse
