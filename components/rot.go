@@ -37,13 +37,20 @@ func (q Rot) Normalize() Rot {
 	return Rot{q.C * inv, q.S * inv}
 }
 
-// Integrate advances q by the small angle da (radians) with the first-order
-// update q' = normalize(q + da * perp(q)). This is the rotation integrator of
-// Box2D v3 (b2IntegrateRotation): it avoids sin/cos in the substep loop, and
-// its angle error is O(da^3) per call, far below the solver's tolerance for
-// |da| < 0.25 rad per substep.
+// Integrate advances q by the angle da (radians). It turns q by the
+// direction (a, da) normalised, where a = da/tan(da) is replaced by its series
+// 1 - da^2/3 - da^4/45, so that the substep loop needs no sin or cos. Box2D
+// v3 (b2IntegrateRotation) takes a = 1, which turns by atan(da): 5 % short
+// at da = 0.42 (100 rad/s in a 240 Hz substep) and 0.06 % at 10 rad/s. The
+// series leaves an error of 2 da^7/945 per call: 4e-4 rad at the solver's
+// cap of an eighth of a turn, 5e-6 rad at 100 rad/s. It is meant for turns
+// up to that cap (the solver never asks for more), and for a unit q.
 func (q Rot) Integrate(da float64) Rot {
-	return Rot{q.C - da*q.S, q.S + da*q.C}.Normalize()
+	d2 := da * da
+	a := 1 - d2*(1.0/3+d2*(1.0/45))
+	c, s := a*q.C-da*q.S, a*q.S+da*q.C
+	inv := 1 / math.Sqrt(c*c+s*s)
+	return Rot{c * inv, s * inv}
 }
 
 // X returns the rotated x axis (the first column of the rotation matrix).
