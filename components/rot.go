@@ -53,6 +53,9 @@ func (q Rot) Integrate(da float64) Rot {
 	d2 := min(da*da, math.Pi*math.Pi/16)
 	a := 1 - d2*(1.0/3+d2*(1.0/45))
 	c, s := a*q.C-da*q.S, a*q.S+da*q.C
+	// Normalize without its guard for a zero length, which (a, da) never
+	// has: with the guard the function no longer inlines into the substep
+	// loop.
 	inv := 1 / math.Sqrt(c*c+s*s)
 	return Rot{c * inv, s * inv}
 }

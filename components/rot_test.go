@@ -11,8 +11,7 @@ import (
 func TestRotIntegrate(t *testing.T) {
 	q := NewRot(0.3)
 	turn := func(da float64) float64 {
-		r := q.Integrate(da)
-		return math.Atan2(r.S*q.C-r.C*q.S, r.C*q.C+r.S*q.S)
+		return q.InvMul(q.Integrate(da)).Angle()
 	}
 	for i := -200; i <= 200; i++ {
 		da := float64(i) / 200 * math.Pi / 4

@@ -181,9 +181,9 @@ func check(t *components.Transform, v *components.Velocity, s *components.Shape,
 	// angles it moves R by an ulp on every call), and a sleeping body whose
 	// R changed looks moved by the game, so a resting disc woke 38 times in
 	// 20 s.
-	if l := math.Sqrt(t.R.C*t.R.C + t.R.S*t.R.S); !(math.Abs(l-1) <= 1e-3) {
+	if off := math.Abs(math.Sqrt(t.R.C*t.R.C+t.R.S*t.R.S) - 1); !(off <= 1e-3) {
 		return "Transform.R", "is not a unit rotation (use components.NewRot)"
-	} else if math.Abs(l-1) > 1e-12 {
+	} else if off > 1e-12 {
 		t.R = t.R.Normalize()
 	}
 	// x*0 is 0 for finite x and NaN otherwise: one test for the six values

@@ -418,16 +418,18 @@ func TestPhysicsSleepersStayAsleep(t *testing.T) {
 	s := newSim(t, func(c *systems.Config) { c.Workers = 1 })
 	s.add(staticBox(0, -0.5, 200, 0.5, 0))
 	rng := rand.New(rand.NewPCG(5, 1))
+	unsettled := math.Atan2(0.00574393059011394, -0.9999835034946206)
 	var es []arche.Entity
 	for i := 0; i < 102; i++ {
-		d := dynCircle(-150+3*float64(i), 0.5, 0.5)
+		x := -150 + 3*float64(i)
+		d := dynCircle(x, 0.5, 0.5)
 		d.Angle = 2*math.Pi*rng.Float64() - math.Pi
-		if i >= 100 {
-			d.Angle = math.Atan2(0.00574393059011394, -0.9999835034946206)
-		}
-		if i == 101 {
-			d = dynBox(-150+3*float64(i), 0.5, 0.5, 0.5)
-			d.Angle = math.Atan2(0.00574393059011394, -0.9999835034946206)
+		switch i {
+		case 100:
+			d.Angle = unsettled
+		case 101:
+			d = dynBox(x, 0.5, 0.5, 0.5)
+			d.Angle = unsettled
 		}
 		es = append(es, s.add(d))
 	}

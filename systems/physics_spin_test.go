@@ -32,8 +32,7 @@ func TestPhysicsFreeSpinTurnsByOmegaT(t *testing.T) {
 			for n := 0; n < ticks; n++ {
 				s.run(1)
 				r := s.transform(e).R
-				// The turn of this tick: r times the inverse of prev.
-				angle += math.Atan2(r.S*prev.C-r.C*prev.S, r.C*prev.C+r.S*prev.S)
+				angle += prev.InvMul(r).Angle() // the turn of this tick
 				prev = r
 				if got := s.v(e).Ang; got != w {
 					t.Fatalf("w = %v, circle %v: angular velocity %v after %d ticks", w, circle, got, n+1)
