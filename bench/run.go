@@ -199,6 +199,9 @@ type Result struct {
 	// Profile.Swept (fast bodies swept against static ones) and
 	// Profile.Impacts (those put back to their time of impact).
 	Swept, Impacts int
+	// Rewakes is the total over the timed ticks of Profile.Rewakes (ticks
+	// sent back to wake a sleeper a body was about to touch).
+	Rewakes int
 
 	AllocsPerStep float64 // heap allocations per timed tick (whole process)
 	// LateAllocsPerStep counts only the second half of the timed ticks. A
@@ -281,6 +284,7 @@ func Run(scene *Scene, opts Options) (*Result, error) {
 		}
 		r.Swept += prof.Swept
 		r.Impacts += prof.Impacts
+		r.Rewakes += prof.Rewakes
 		if opts.Progress != nil {
 			opts.Progress(i+1, steps, r.Total)
 		}

@@ -58,6 +58,10 @@ type Profile struct {
 	// along their path this step (continuous collision), and Impacts the
 	// number of those moved back to the time they would have hit one.
 	Swept, Impacts int
+	// Rewakes is the number of times the tick went back to the gather
+	// because a moving body was about to touch a sleeping one this tick (a
+	// body created, moved or sped up next to it); 0 in a settled scene.
+	Rewakes int
 	// ColoredOnCaller is set when the coloured contacts were solved on the
 	// stepping goroutine alone although there are more workers: the solver
 	// times both placements now and then and keeps the faster one (see

@@ -27,17 +27,22 @@
 //     the candidate pairs, sorted, in parallel blocks.
 //  3. narrowphase: each pair gets its manifold, in parallel. Touching pairs
 //     become solver links; pairs that touch a sleeping body become wake
-//     requests for the next tick.
+//     requests for the next tick. If a body can go into a sleeper in this
+//     tick (it appeared, was moved or was sped up next to it), the sleeper
+//     wakes now and the tick goes back to the gather (ecs.Profile.Rewakes).
 //  4. islands: union-find over the links. Islands with fewer than
 //     Config.LargeIslandContacts contacts are solved whole, the rest are
 //     graph-coloured; the contacts are laid out in that solver order.
 //  5. solve: prepare the contacts in parallel (materials, softness, warm
-//     start from last tick's impulses by entity pair and feature id), then
+//     start from last tick's impulses by entity pair and feature id, or
+//     from those an island woken this tick had when it fell asleep), then
 //     run the soft-step substeps and restitution, and keep the impulses.
 //     Then sweep the fast bodies against the static ones along their path,
 //     and put each back where it would first touch one (continuous
 //     collision; ecs.Profile counts them).
-//  6. sleep: advance the rest timers. Islands at rest fall asleep.
+//  6. sleep: advance the rest timers. Islands at rest fall asleep, keeping
+//     their contacts' impulses. A body the solve sped up requests a wake of
+//     the sleepers it can reach next tick.
 //  7. scatter: write the poses and velocities back, clear the forces, and
 //     tag the sleeping bodies.
 //  8. events: publish ecs.Profile (time per stage, counters) and

@@ -237,7 +237,6 @@ func (p *Physics) gather(w *arche.World) (woke bool) {
 	half := 0.5 * p.cfg.SpeculativeDistance
 	dt := p.cfg.Dt
 	wake := p.sleep.wakeNow[:0]
-	p.kinMoving = p.kinMoving[:0]
 
 	q := p.awakeFilter.Query(w)
 	for q.Next() {
@@ -267,9 +266,6 @@ func (p *Physics) gather(w *arche.World) (woke bool) {
 		ext := s.MaxExtent()
 		spin := ext * math.Abs(ang)
 		speed := lin.Len() + spin
-		if kind == solver.KindKinematic && speed > 0 {
-			p.kinMoving = append(p.kinMoving, int32(len(p.ents)))
-		}
 		p.ents = append(p.ents, e)
 		p.motion = append(p.motion, motion{v: lin, spin: spin})
 		p.proxies = appendProxy(p.proxies, e, t, s, kind, speed, false)
@@ -324,35 +320,10 @@ func (p *Physics) gather(w *arche.World) (woke bool) {
 		p.grid.SetFrozen(p.frozen.aabbs)
 		p.frozen.hash, p.frozen.built = h, true
 	}
-	if p.frozen.statics < len(p.frozen.ents) {
-		wake = p.kinematicWakes(wake)
-	}
 	p.sleep.wakeNow = wake
 	if len(wake) > 0 {
 		p.sleep.wake(w, wake, p.sleepingIDs)
 		return true
 	}
 	return false
-}
-
-// kinematicWakes appends to wake the sleeping bodies that a moving kinematic
-// body can reach this tick: those in its box grown by this tick's motion.
-// A moving body wakes a sleeper a tick before it reaches it, from the longer
-// reach of its box against the frozen set (see gather), and a moving
-// kinematic body does too. But one that starts moving, or speeds up, right
-// next to a sleeper reaches it in the same tick: a platform set moving at 5
-// m/s under a box asleep on it pushed 8 cm into the box before the box woke,
-// and threw it off 9 % faster than itself, and a platform set moving down
-// left the box hanging in the air for a tick. Waking such sleepers here,
-// before the gather is repeated, has them simulated in this tick.
-func (p *Physics) kinematicWakes(wake []arche.Entity) []arche.Entity {
-	for _, i := range p.kinMoving {
-		p.kinPairs = p.grid.FrozenOverlaps(&p.aabbs[i], i, p.kinPairs[:0])
-		for _, pr := range p.kinPairs {
-			if p.frozen.sleeping[pr.B] {
-				wake = append(wake, p.frozen.ents[pr.B])
-			}
-		}
-	}
-	return wake
 }

@@ -45,6 +45,10 @@ const (
 	pairTouching uint8 = 1 // a contact to solve
 	pairWakeA    uint8 = 2 // body A sleeps and was touched: wake it next tick
 	pairWakeB    uint8 = 3 // body B sleeps and was touched
+	// pairWakeNow is or'ed into pairWakeA or pairWakeB when the two would
+	// have a contact this tick were both awake: the sleeper must be
+	// simulated in this tick, not the next (see Physics.Update).
+	pairWakeNow uint8 = 4
 )
 
 // proxy returns the collision proxy of body i of a candidate pair: a moving
@@ -91,6 +95,33 @@ func (p *Physics) closingSpeed(i, j int32) float64 {
 		vj, s = p.motion[j].v, s+p.motion[j].spin
 	}
 	return vj.Sub(vi).Len() + s
+}
+
+// approachSpeed bounds how fast body j's shape can close on body i's along
+// n, the normal from i to j: the closing speed of the centres along n plus
+// both spins (a point of a turning shape moves at most at its spin). Unlike
+// closingSpeed it tells a body moving away, or past, from one coming at it.
+func (p *Physics) approachSpeed(i, j int32, n components.Vec2) float64 {
+	nm := int32(len(p.motion))
+	var vi, vj components.Vec2
+	var s float64
+	if i < nm {
+		vi, s = p.motion[i].v, s+p.motion[i].spin
+	}
+	if j < nm {
+		vj, s = p.motion[j].v, s+p.motion[j].spin
+	}
+	return s - vj.Sub(vi).Dot(n)
+}
+
+// reachesThisTick reports whether the box of moving body i or j, grown by
+// this tick's motion, overlaps the box of the other, a frozen body.
+func (p *Physics) reachesThisTick(i, j int32) bool {
+	if i > j {
+		i, j = j, i
+	}
+	nm := int32(len(p.aabbs))
+	return i < nm && j >= nm && p.aabbs[i].Overlaps(p.frozen.aabbs[j-nm])
 }
 
 // row returns the solver row of body i, or -1 for a frozen body.
@@ -159,6 +190,21 @@ func (p *Physics) collidePair(i int) uint8 {
 		} else if b.sleeping && (a.kind == solver.KindDynamic || a.kind == solver.KindKinematic && a.speed > 0) {
 			p.pairFlags[i] = pairWakeB
 		}
+		// The doubled margin above finds the sleeper a tick early for a
+		// body that was moving towards it. One that appeared, was moved
+		// or was sped up next to it can go into it in this tick, by more
+		// than the linear slop, and must be woken now: when its box grown
+		// by this tick's motion reaches the sleeper's, and the gap closes
+		// along the normal by more than it is wide. A body merely touching
+		// the sleeper (a neighbour woken at rest) wakes it next tick, so a
+		// wake spreads through a touching grid one ring a tick, as before.
+		// A moving kinematic body wakes what it reaches now, whichever way
+		// it goes: a box asleep on a platform set moving down must fall
+		// with it, not hang in the air for a tick.
+		if p.pairFlags[i] != pairNone && p.reachesThisTick(ia, ib) && (a.kind == solver.KindKinematic ||
+			b.kind == solver.KindKinematic || minSeparation(&mf)+narrowphase.LinearSlop < p.cfg.Dt*p.approachSpeed(ia, ib, mf.Normal)) {
+			p.pairFlags[i] |= pairWakeNow
+		}
 		return p.pairFlags[i]
 	}
 	ma, mb := p.material(ia), p.material(ib)
@@ -170,6 +216,16 @@ func (p *Physics) collidePair(i int) uint8 {
 	pi.restitution = p.cfg.RestitutionMix.Mix(ma.Restitution, mb.Restitution)
 	pi.centerA, pi.centerB = a.xf.P, b.xf.P
 	return pairTouching
+}
+
+// minSeparation returns the smallest separation of m's points (m has one at
+// least).
+func minSeparation(m *narrowphase.Manifold) float64 {
+	d := m.Points[0].Separation
+	if m.Count > 1 {
+		d = min(d, m.Points[1].Separation)
+	}
+	return d
 }
 
 // pairInfo is what the fold and the contact preparation need of a touching
@@ -207,11 +263,20 @@ func (p *Physics) narrowPhase() {
 		m += c
 		if p.blockWakes[lo] {
 			for i := lo; i < hi; i++ {
-				switch p.pairFlags[i] {
+				f := p.pairFlags[i]
+				var e arche.Entity
+				switch f &^ pairWakeNow {
 				case pairWakeA:
-					p.sleep.pending = append(p.sleep.pending, p.pairEnts[i][0])
+					e = p.pairEnts[i][0]
 				case pairWakeB:
-					p.sleep.pending = append(p.sleep.pending, p.pairEnts[i][1])
+					e = p.pairEnts[i][1]
+				default:
+					continue
+				}
+				if f&pairWakeNow != 0 {
+					p.sleep.urgent = append(p.sleep.urgent, e)
+				} else {
+					p.sleep.pending = append(p.sleep.pending, e)
 				}
 			}
 		}
@@ -249,6 +314,9 @@ func (t *prepareTask) Run(lo, hi, _ int) {
 		}
 		ents := &p.pairEnts[i]
 		old := prev.find(ents[0], ents[1])
+		if old == nil {
+			old = p.wokenCache.find(ents[0], ents[1])
+		}
 		for j := 0; j < m.Count; j++ {
 			mp := &m.Points[j]
 			var pn, pt float64
@@ -292,7 +360,18 @@ func (p *Physics) freeAccel(i int32, k solver.Kind) components.Vec2 {
 // circle_rain 1-2 %; at 200 ns the two were equal.
 func (p *Physics) prepareContacts() {
 	p.cur = 1 - p.cur // cache[1-cur] now holds the previous tick
+	woken := p.sleep.woken
+	if len(woken) > 0 {
+		wc := &p.wokenCache
+		wc.reset(len(woken))
+		copy(wc.entries, woken)
+		for k := range woken {
+			wc.insert(k, false)
+		}
+	}
 	p.pool.For(len(p.touching), 0, &p.prepareTask)
+	p.wokenCache.entries = p.wokenCache.entries[:0]
+	p.sleep.woken = woken[:0]
 }
 
 // storeContacts keeps this tick's impulses, by entity pair and feature id,

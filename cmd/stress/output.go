@@ -48,6 +48,9 @@ func printReport(w io.Writer, r *report) {
 		fmt.Fprintf(w, "  continuous collision: %.1f fast bodies swept per step, %d put back to their time of impact\n",
 			float64(r.Swept)/float64(max(r.Timed, 1)), r.Impacts)
 	}
+	if r.Rewakes > 0 {
+		fmt.Fprintf(w, "  steps went back %d times to wake a sleeper a body was about to touch\n", r.Rewakes)
+	}
 	fmt.Fprintf(w, "  allocations %.2f per step (%.0f B), %.2f in the second half, GC cycles %d\n",
 		r.AllocsPerStep, r.BytesPerStep, r.LateAllocsPerStep, r.GCCycles)
 	if r.coreRTT > 0 {
@@ -151,8 +154,11 @@ type record struct {
 	ColoredOnCaller int `json:"colored_on_caller_steps"`
 	// Swept and Impacts are the totals over the timed steps of the fast
 	// bodies swept against static ones and of those put back.
-	Swept      int        `json:"swept"`
-	Impacts    int        `json:"impacts"`
+	Swept   int `json:"swept"`
+	Impacts int `json:"impacts"`
+	// Rewakes is the total over the timed steps of the ticks sent back to
+	// wake a sleeper that a body was about to touch.
+	Rewakes    int        `json:"rewakes"`
 	Stages     stageTimes `json:"stages"`
 	Repeats    []float64  `json:"repeats_ms_per_step"`
 	Go         string     `json:"go"`
@@ -192,7 +198,7 @@ func newRecord(r *report) record {
 		MaxMs: ms(r.Max), BuildMs: ms(r.BuildTime), Contacts: r.Contacts, Points: r.Points,
 		MeanContacts: r.MeanContacts, HealthOK: r.healthy, Health: r.Health.Message, HealthValues: hv,
 		Checksum: r.Checksum, AllocsPerStep: r.AllocsPerStep, LateAllocsPerStep: r.LateAllocsPerStep, BytesPerStep: r.BytesPerStep, GCCycles: r.GCCycles,
-		Awake: r.Awake, Islands: r.Islands, Pairs: r.Pairs, Colors: r.Colors, ColoredOnCaller: r.ColoredOnCaller, Swept: r.Swept, Impacts: r.Impacts, Stages: r.Stages, Repeats: r.repeats, Go: runtime.Version(),
+		Awake: r.Awake, Islands: r.Islands, Pairs: r.Pairs, Colors: r.Colors, ColoredOnCaller: r.ColoredOnCaller, Swept: r.Swept, Impacts: r.Impacts, Rewakes: r.Rewakes, Stages: r.Stages, Repeats: r.repeats, Go: runtime.Version(),
 		GOMAXPROCS: runtime.GOMAXPROCS(0), CoreRTTNs: r.coreRTT.Nanoseconds(), CoreRTTAfterNs: r.coreRTTAfter.Nanoseconds()}
 }
 
@@ -207,7 +213,7 @@ func writeJSON(w io.Writer, r *report) error {
 
 var csvColumns = []string{"scene", "scale", "bodies", "steps", "warmup", "workers", "ms_per_step", "median_ms",
 	"p95_ms", "min_ms", "max_ms", "build_ms", "contacts", "awake", "islands", "allocs_per_step", "allocs_per_step_late", "bytes_per_step",
-	"gc_cycles", "colored_on_caller_steps", "swept", "impacts", "health_ok", "health", "checksum", "core_rtt_ns", "core_rtt_after_ns"}
+	"gc_cycles", "colored_on_caller_steps", "swept", "impacts", "rewakes", "health_ok", "health", "checksum", "core_rtt_ns", "core_rtt_after_ns"}
 
 // csvHeader returns the CSV column names: csvColumns, then one column per
 // stage.
@@ -226,7 +232,7 @@ func csvRow(r *report) []string {
 		strconv.Itoa(r.Workers), g(ms(r.Mean)), g(ms(r.Median)), g(ms(r.P95)), g(ms(r.Min)), g(ms(r.Max)),
 		g(ms(r.BuildTime)), strconv.Itoa(r.Contacts), strconv.Itoa(r.Awake), strconv.Itoa(r.Islands),
 		g(r.AllocsPerStep), g(r.LateAllocsPerStep), g(r.BytesPerStep), strconv.FormatUint(uint64(r.GCCycles), 10),
-		strconv.Itoa(r.ColoredOnCaller), strconv.Itoa(r.Swept), strconv.Itoa(r.Impacts), strconv.FormatBool(r.healthy), r.Health.Message, r.Checksum, strconv.FormatInt(r.coreRTT.Nanoseconds(), 10),
+		strconv.Itoa(r.ColoredOnCaller), strconv.Itoa(r.Swept), strconv.Itoa(r.Impacts), strconv.Itoa(r.Rewakes), strconv.FormatBool(r.healthy), r.Health.Message, r.Checksum, strconv.FormatInt(r.coreRTT.Nanoseconds(), 10),
 		strconv.FormatInt(r.coreRTTAfter.Nanoseconds(), 10)}
 	for s := ecs.Stage(0); s < ecs.NumStages; s++ {
 		fields = append(fields, g(ms(r.Stages[s])))

@@ -1,0 +1,137 @@
+package systems_test
+
+import (
+	"math"
+	"testing"
+
+	arche "github.com/mlange-42/arche/ecs"
+	"github.com/tumble2d/tumble/components"
+	"github.com/tumble2d/tumble/ecs"
+	"github.com/tumble2d/tumble/systems"
+)
+
+// TestPhysicsSleeperWokenInTheTickItIsReached: a box starts 1 cm above a
+// sleeping box, moving down at 5, 20 or 60 m/s (8 cm to 1 m a tick). It is
+// created there, or moved there from elsewhere (awake, or asleep on the
+// ground), or it floats 5 cm above (beyond the 2 cm at which a body at rest
+// wakes a sleeper) and is given the velocity. None of these was moving
+// towards the sleeper the tick before, so the sleeper must wake in this tick:
+// it did a tick late, and the box went 7.5, 33 and 99 cm into it. The box
+// stops on the sleeper (within 1 cm), and the tick says it went back to wake
+// it (Profile.Rewakes).
+func TestPhysicsSleeperWokenInTheTickItIsReached(t *testing.T) {
+	for _, how := range []string{"created", "moved awake", "moved asleep", "kicked"} {
+		for _, v := range []float64{5, 20, 60} {
+			s := newSim(t, func(c *systems.Config) { c.Workers = 1 })
+			s.add(ground())
+			under := s.add(dynBox(0, 0.5, 0.5, 0.5))
+			var other arche.Entity
+			switch how {
+			case "moved awake":
+				d := dynBox(-6, 20, 0.5, 0.5)
+				d.GravityScale = 0 // stays awake up there
+				other = s.add(d)
+			case "moved asleep":
+				other = s.add(dynBox(6, 0.5, 0.5, 0.5))
+			case "kicked":
+				d := dynBox(-6, 5, 0.5, 0.5)
+				d.GravityScale = 0
+				other = s.add(d)
+			}
+			s.run(60)
+			if !s.asleep(under) {
+				t.Fatalf("%s: the lower box is not asleep after 1 s", how)
+			}
+			top := components.V(0.2, 1.51)
+			var box arche.Entity
+			switch how {
+			case "created":
+				d := dynBox(top.X, top.Y, 0.5, 0.5)
+				d.LinearVelocity = components.V(0, -v)
+				box = s.add(d)
+			case "moved awake", "moved asleep":
+				box = other
+				if err := ecs.SetTransform(s.w, box, top, 0); err != nil {
+					t.Fatal(err)
+				}
+				if err := ecs.SetVelocity(s.w, box, components.V(0, -v), 0); err != nil {
+					t.Fatal(err)
+				}
+			case "kicked":
+				box = other
+				if err := ecs.SetTransform(s.w, box, top.Add(components.V(0, 0.04)), 0); err != nil {
+					t.Fatal(err)
+				}
+				if err := ecs.SetVelocity(s.w, box, components.Vec2{}, 0); err != nil {
+					t.Fatal(err)
+				}
+				s.run(1)
+				if !s.asleep(under) {
+					t.Fatalf("kicked: a box at rest 5 cm above woke the sleeper")
+				}
+				if err := ecs.SetVelocity(s.w, box, components.V(0, -v), 0); err != nil {
+					t.Fatal(err)
+				}
+			}
+			s.run(1)
+			rewakes := s.profile().Rewakes
+			minGap := math.Inf(1)
+			for i := 0; i < 4; i++ {
+				minGap = math.Min(minGap, s.pos(box).Y-s.pos(under).Y-1)
+				s.run(1)
+			}
+			if minGap < -0.01 || rewakes != 1 {
+				t.Errorf("%s at %2.0f m/s: went %.3f m into the sleeping box (want < 0.01), the first tick went back %d times to wake it (want 1)",
+					how, v, -minGap, rewakes)
+			}
+		}
+	}
+}
+
+// TestPhysicsWakeKeepsRestingPileStill: a stack of 10 boxes and a pyramid
+// of base 8 fall asleep, then the game wakes one body of each (ecs.Wake,
+// which wakes its island). Nothing else changed, so the first ticks awake
+// must hold them as still as they were: their fastest point stays under a
+// tenth of the sleep threshold over 10 ticks. The sleeping contacts used to
+// lose their impulses, the woken pile was solved from zero in its first tick,
+// and the stack's top sank 6.5 mm and moved at 0.17 m/s.
+func TestPhysicsWakeKeepsRestingPileStill(t *testing.T) {
+	s := newSim(t, func(c *systems.Config) { c.Workers = 1 })
+	s.add(ground())
+	var stack, pyramid []arche.Entity
+	for i := 0; i < 10; i++ {
+		stack = append(stack, s.add(dynBox(-8, 0.5+float64(i), 0.5, 0.5)))
+	}
+	for row := 0; row < 8; row++ {
+		for i := 0; i < 8-row; i++ {
+			pyramid = append(pyramid, s.add(dynBox(4+(float64(i)-float64(7-row)/2)*1.05, 0.5+float64(row), 0.5, 0.5)))
+		}
+	}
+	all := append(append([]arche.Entity{}, stack...), pyramid...)
+	for i := 0; i < 600 && !allAsleep(s, all); i++ {
+		s.run(1)
+	}
+	if !allAsleep(s, all) {
+		t.Fatal("the stack and the pyramid are not asleep after 10 s")
+	}
+	cfg := systems.DefaultConfig()
+	for _, pile := range [][]arche.Entity{stack, pyramid} {
+		if err := ecs.Wake(s.w, pile[0]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fastest := 0.0
+	for k := 0; k < 10; k++ {
+		s.run(1)
+		if !noneAsleep(s, all) {
+			t.Fatalf("tick %d after the wake: a body is asleep again", k+1)
+		}
+		for _, e := range all {
+			v := s.v(e)
+			fastest = math.Max(fastest, v.Lin.Len()+math.Sqrt2*0.5*math.Abs(v.Ang))
+		}
+	}
+	if fastest > 0.1*cfg.SleepThreshold {
+		t.Errorf("woken resting piles moved at up to %.4f m/s in their first 10 ticks, want < %.4f", fastest, 0.1*cfg.SleepThreshold)
+	}
+}
