@@ -45,8 +45,8 @@ const (
 	pairTouching uint8 = 1 // a contact to solve
 	pairWakeA    uint8 = 2 // body A sleeps and was touched: wake it next tick
 	pairWakeB    uint8 = 3 // body B sleeps and was touched
-	// pairWakeNow is or'ed into pairWakeA or pairWakeB when the two would
-	// have a contact this tick were both awake: the sleeper must be
+	// pairWakeNow is or'ed into pairWakeA or pairWakeB when the moving
+	// body can go into the sleeper in this tick: the sleeper must be
 	// simulated in this tick, not the next (see Physics.Update).
 	pairWakeNow uint8 = 4
 )

@@ -221,9 +221,9 @@ func (p *Physics) Update(w *arche.World) {
 		// up next to a sleeper reaches it this tick: a box created 1 cm
 		// above a sleeping one at 20 m/s went 0.33 m into it before it
 		// woke. Such sleepers are woken now and the tick starts again
-		// (Box2D v3 links a new contact's islands at once, waking them, in
-		// b2UpdateContact). Each pass wakes whole islands, touching ones
-		// are one island, so a second pass rarely finds more.
+		// (Box2D v3 wakes the sleeping island of a contact that begins
+		// touching before it solves, in b2LinkContact). Each pass wakes
+		// whole islands, so a second pass rarely finds more.
 		if len(p.sleep.urgent) == 0 {
 			break
 		}
