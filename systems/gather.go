@@ -81,6 +81,9 @@ func (f *frozenRows) disturbed(dst []arche.Entity) []arche.Entity {
 		}
 		if same && !f.sleeping[i] {
 			f.index[e.ID()] = -2 // matched
+			if f.aabbs[i] != f.prevAABBs[k] {
+				f.changed = append(f.changed, f.aabbs[i]) // moved: where it is now too
+			}
 		}
 	}
 	for i := 0; i < cur; i++ {

@@ -185,9 +185,14 @@ func (p *Physics) collidePair(i int) uint8 {
 	if a.sleeping || b.sleeping {
 		// A dynamic body, or a kinematic body that moves, wakes a sleeping
 		// body it touches; a kinematic body at rest is support, like ground.
-		if a.sleeping && (b.kind == solver.KindDynamic || b.kind == solver.KindKinematic && b.speed > 0) {
+		// Except when it is in the sleeper deeper than the speculative
+		// distance, which resting contacts never are (they settle within
+		// the linear slop): the game created or moved it there, and the
+		// sleeper must be pushed out.
+		deep := minSeparation(&mf) < -p.cfg.SpeculativeDistance
+		if a.sleeping && (b.kind == solver.KindDynamic || b.kind == solver.KindKinematic && (b.speed > 0 || deep)) {
 			p.pairFlags[i] = pairWakeA
-		} else if b.sleeping && (a.kind == solver.KindDynamic || a.kind == solver.KindKinematic && a.speed > 0) {
+		} else if b.sleeping && (a.kind == solver.KindDynamic || a.kind == solver.KindKinematic && (a.speed > 0 || deep)) {
 			p.pairFlags[i] = pairWakeB
 		}
 		// The doubled margin above finds the sleeper a tick early for a

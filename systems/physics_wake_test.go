@@ -135,3 +135,46 @@ func TestPhysicsWakeKeepsRestingPileStill(t *testing.T) {
 		t.Errorf("woken resting piles moved at up to %.4f m/s in their first 10 ticks, want < %.4f", fastest, 0.1*cfg.SleepThreshold)
 	}
 }
+
+// TestPhysicsBodyPutIntoSleeperPushesItOut: a 1 m box sleeps on the ground,
+// and the game puts a static or a resting kinematic 1 m box 0.3 m into it:
+// moved there (ecs.SetTransform, or a write of its Transform) or created
+// there. The sleeper must wake and be pushed out, as an awake box is. A
+// moved static woke only the sleepers at its old place, and a kinematic
+// body at rest counted as support whatever its depth: the box slept on,
+// 0.3 m inside the other, for good.
+func TestPhysicsBodyPutIntoSleeperPushesItOut(t *testing.T) {
+	for _, how := range []string{"static moved", "static written", "static created", "kinematic moved", "kinematic created"} {
+		s := newSim(t, func(c *systems.Config) { c.Workers = 1 })
+		s.add(ground())
+		box := s.add(dynBox(0, 0.5, 0.5, 0.5))
+		other := staticBox(10, 2, 0.5, 0.5, 0)
+		if how == "kinematic moved" || how == "kinematic created" {
+			other.Type = components.Kinematic
+		}
+		var e arche.Entity
+		if how != "static created" && how != "kinematic created" {
+			e = s.add(other)
+		}
+		s.run(90)
+		if !s.asleep(box) {
+			t.Fatalf("%s: the box is not asleep after 1.5 s", how)
+		}
+		at := components.V(0.7, 0.5)
+		switch how {
+		case "static moved", "kinematic moved":
+			if err := ecs.SetTransform(s.w, e, at, 0); err != nil {
+				t.Fatal(err)
+			}
+		case "static written":
+			s.xf.Get(e).P = at
+		default:
+			other.Position = at
+			s.add(other)
+		}
+		s.run(60)
+		if x := s.pos(box).X; x > -0.29 {
+			t.Errorf("%s: the box is still %.3f m inside the other after 1 s (asleep: %v)", how, x+0.3, s.asleep(box))
+		}
+	}
+}
