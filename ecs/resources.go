@@ -46,8 +46,8 @@ func (s Stage) String() string {
 type Profile struct {
 	Stages   [NumStages]time.Duration
 	Step     time.Duration // whole tick
-	Bodies   int           // awake dynamic and kinematic bodies simulated
-	Frozen   int           // static and sleeping bodies seen by the broad phase
+	Bodies   int           // awake dynamic and moving kinematic bodies simulated
+	Frozen   int           // static, resting kinematic and sleeping bodies
 	Pairs    int           // broad-phase candidate pairs
 	Contacts int           // touching manifolds (at least one point)
 	Points   int           // contact points

@@ -9,16 +9,20 @@ import (
 	"github.com/tumble2d/tumble/solver"
 )
 
-// frozenRows are the static and sleeping bodies: the broad phase pairs them
-// with moving bodies only, and their grid is rebuilt only when their hash
-// (entities, poses and shapes) changes.
+// frozenRows are the static bodies, the kinematic bodies at rest and the
+// sleeping bodies: the broad phase pairs them with moving bodies only, and
+// their grid is rebuilt only when their hash (entities, poses and shapes)
+// changes. A kinematic body at rest is a static body for as long as it
+// rests: nothing moves it, and it wakes and pushes what a static would when
+// the game moves it, creates it or removes it (see disturbed), or sets it
+// moving, which takes it out of the frozen rows.
 type frozenRows struct {
 	ents     []arche.Entity
 	proxies  []bodyProxy
 	mats     []components.Material
 	aabbs    []components.AABB
 	sleeping []bool
-	statics  int // rows that are static bodies, not sleeping ones
+	statics  int // rows that are static or resting kinematic bodies, not sleeping ones
 	hash     uint64
 	built    bool
 
@@ -46,9 +50,12 @@ func (f *frozenRows) keepRows() {
 // frozen rows changed since the last rebuild:
 //   - a sleeping body the game moved by writing its Transform (Box2D v3's
 //     b2Body_SetTransform wakes the body);
-//   - the sleeping bodies that overlap a static body that was removed, moved
-//     or added: what rested on it, or is now pushed by it (b2DestroyBody and
-//     b2Body_SetTransform wake the touching islands).
+//   - the sleeping bodies that overlap a static body (or a kinematic body at
+//     rest) that was removed, moved or added, at its old place or its new
+//     one: what rested on it, or is now pushed by it (b2DestroyBody and
+//     b2Body_SetTransform wake the touching islands). A resting kinematic
+//     set moving leaves the frozen rows, so what sleeps on it wakes in the
+//     tick it starts, and rides or falls with it.
 func (f *frozenRows) disturbed(dst []arche.Entity) []arche.Entity {
 	cur := len(f.ents)
 	// Index the current rows by entity ID, then walk the previous ones.
@@ -249,7 +256,7 @@ func (p *Physics) gather(w *arche.World) (woke bool) {
 			p.errs = append(p.errs, ecs.BodyError{Entity: e, Field: field, Reason: reason})
 			continue
 		}
-		if b.Type == components.Static {
+		if b.Type == components.Static || b.Type == components.Kinematic && v.Lin == (components.Vec2{}) && v.Ang == 0 {
 			p.frozen.add(e, *t, *s, *mat, false, half)
 			continue
 		}

@@ -77,41 +77,40 @@ func (p *Physics) material(i int32) *components.Material {
 	return &p.frozen.mats[i-int32(len(p.mats))]
 }
 
-// closingSpeed bounds how fast any point of body i can approach any point of
-// body j (m/s): |vj - vi| + ri |wi| + rj |wj|, with r the largest distance
-// from a centre to its shape. Frozen bodies do not move. The bound is on the
-// relative motion, not the sum of the two speeds: bodies falling side by
-// side in a rain, or riding the same platform, close at the speed of their
-// difference, and summing their speeds made every such neighbour a
-// speculative contact (two per body in circle_rain before landing).
-func (p *Physics) closingSpeed(i, j int32) float64 {
+// relMotion returns the velocity of body j relative to body i and the sum of
+// their spins, the largest speed at which rotation moves a point of each
+// shape. Frozen bodies do not move.
+func (p *Physics) relMotion(i, j int32) (dv components.Vec2, spin float64) {
 	n := int32(len(p.motion))
 	var vi, vj components.Vec2
-	var s float64
 	if i < n {
-		vi, s = p.motion[i].v, s+p.motion[i].spin
+		vi, spin = p.motion[i].v, spin+p.motion[i].spin
 	}
 	if j < n {
-		vj, s = p.motion[j].v, s+p.motion[j].spin
+		vj, spin = p.motion[j].v, spin+p.motion[j].spin
 	}
-	return vj.Sub(vi).Len() + s
+	return vj.Sub(vi), spin
+}
+
+// closingSpeed bounds how fast any point of body i can approach any point of
+// body j (m/s): |vj - vi| + ri |wi| + rj |wj|, with r the largest distance
+// from a centre to its shape. The bound is on the relative motion, not the
+// sum of the two speeds: bodies falling side by side in a rain, or riding
+// the same platform, close at the speed of their difference, and summing
+// their speeds made every such neighbour a speculative contact (two per body
+// in circle_rain before landing).
+func (p *Physics) closingSpeed(i, j int32) float64 {
+	dv, spin := p.relMotion(i, j)
+	return dv.Len() + spin
 }
 
 // approachSpeed bounds how fast body j's shape can close on body i's along
 // n, the normal from i to j: the closing speed of the centres along n plus
-// both spins (a point of a turning shape moves at most at its spin). Unlike
-// closingSpeed it tells a body moving away, or past, from one coming at it.
+// both spins. Unlike closingSpeed it tells a body moving away, or past, from
+// one coming at it.
 func (p *Physics) approachSpeed(i, j int32, n components.Vec2) float64 {
-	nm := int32(len(p.motion))
-	var vi, vj components.Vec2
-	var s float64
-	if i < nm {
-		vi, s = p.motion[i].v, s+p.motion[i].spin
-	}
-	if j < nm {
-		vj, s = p.motion[j].v, s+p.motion[j].spin
-	}
-	return s - vj.Sub(vi).Dot(n)
+	dv, spin := p.relMotion(i, j)
+	return spin - dv.Dot(n)
 }
 
 // reachesThisTick reports whether the box of moving body i or j, grown by
@@ -184,15 +183,11 @@ func (p *Physics) collidePair(i int) uint8 {
 	p.pairEnts[i] = [2]arche.Entity{p.entity(ia), p.entity(ib)}
 	if a.sleeping || b.sleeping {
 		// A dynamic body, or a kinematic body that moves, wakes a sleeping
-		// body it touches; a kinematic body at rest is support, like ground.
-		// Except when it is in the sleeper deeper than the speculative
-		// distance, which resting contacts never are (they settle within
-		// the linear slop): the game created or moved it there, and the
-		// sleeper must be pushed out.
-		deep := minSeparation(&mf) < -p.cfg.SpeculativeDistance
-		if a.sleeping && (b.kind == solver.KindDynamic || b.kind == solver.KindKinematic && (b.speed > 0 || deep)) {
+		// body it touches (a kinematic body at rest is a frozen row, like
+		// ground).
+		if a.sleeping && (b.kind == solver.KindDynamic || b.kind == solver.KindKinematic && b.speed > 0) {
 			p.pairFlags[i] = pairWakeA
-		} else if b.sleeping && (a.kind == solver.KindDynamic || a.kind == solver.KindKinematic && (a.speed > 0 || deep)) {
+		} else if b.sleeping && (a.kind == solver.KindDynamic || a.kind == solver.KindKinematic && a.speed > 0) {
 			p.pairFlags[i] = pairWakeB
 		}
 		// The doubled margin above finds the sleeper a tick early for a

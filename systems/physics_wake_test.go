@@ -114,6 +114,12 @@ func TestPhysicsWakeKeepsRestingPileStill(t *testing.T) {
 	if !allAsleep(s, all) {
 		t.Fatal("the stack and the pyramid are not asleep after 10 s")
 	}
+	// Asleep for a second: nothing of the last awake tick is left to
+	// warm start from but what the islands kept.
+	s.run(60)
+	if !allAsleep(s, all) {
+		t.Fatal("the stack and the pyramid did not stay asleep")
+	}
 	cfg := systems.DefaultConfig()
 	for _, pile := range [][]arche.Entity{stack, pyramid} {
 		if err := ecs.Wake(s.w, pile[0]); err != nil {
@@ -175,6 +181,42 @@ func TestPhysicsBodyPutIntoSleeperPushesItOut(t *testing.T) {
 		s.run(60)
 		if x := s.pos(box).X; x > -0.29 {
 			t.Errorf("%s: the box is still %.3f m inside the other after 1 s (asleep: %v)", how, x+0.3, s.asleep(box))
+		}
+	}
+}
+
+// TestPhysicsSleepsOnRestingKinematicUnderLoad: a light plank under a box a
+// thousand times denser settles 4 cm into what it rests on, deeper than the
+// speculative distance. On a resting kinematic body it must sleep as it does
+// on a static one, and stay asleep: waking sleepers by their depth in a
+// resting kinematic (to push out one the game put there) woke this pile 39
+// times in 20 s.
+func TestPhysicsSleepsOnRestingKinematicUnderLoad(t *testing.T) {
+	for _, typ := range []components.BodyType{components.Static, components.Kinematic} {
+		s := newSim(t, func(c *systems.Config) { c.Workers = 1 })
+		g := ground()
+		g.Type = typ
+		s.add(g)
+		plank := s.add(dynBox(0, 0.1, 0.5, 0.1))
+		heavy := dynBox(0, 0.7, 0.5, 0.5)
+		heavy.Density = 1000
+		s.add(heavy)
+		asleep, wakes := 0, 0
+		was := false
+		for i := 0; i < 1200; i++ {
+			s.run(1)
+			now := s.asleep(plank)
+			if now {
+				asleep++
+			}
+			if was && !now {
+				wakes++
+			}
+			was = now
+		}
+		if asleep < 1100 || wakes > 0 {
+			t.Errorf("on a resting %v body: the plank slept %d of 1200 ticks and woke %d times, want >= 1100 and 0",
+				typ, asleep, wakes)
 		}
 	}
 }

@@ -205,7 +205,7 @@ func (p *Physics) applyWakes(w *arche.World) {
 // sleeper a tick ahead of a body that keeps its speed; a body that a
 // collision sped up beyond that can reach one next tick unseen, and then the
 // tick must go back to wake it (see Update): in smash, whose wave of boxes
-// knocks each into its sleeping neighbours, 76 of 300 ticks went back, and
+// knocks each into its sleeping neighbours, its 300 ticks went back 46 times, and
 // the wave took a fifth longer to compute. The half speculative distance the
 // boxes are grown by covers a gain in speed of up to spec/(2 dt) along an
 // axis (0.6 m/s at the defaults): a body falling under gravity gains 0.17
