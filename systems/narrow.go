@@ -179,12 +179,16 @@ func (p *Physics) collidePair(i int) uint8 {
 	if mf.Count == 0 {
 		return pairNone
 	}
-	// B's lever arms are taken from centreB; an aimed circle contact has
-	// its own point on B (see narrowphase.AimCircles).
-	centreB := b.xf.P
+	// The lever arms are taken from centreA and centreB; an aimed circle
+	// contact has its own point on each circle (see narrowphase.AimCircles).
+	centreA, centreB := a.xf.P, b.xf.P
 	if a.shape == components.ShapeCircle && b.shape == components.ShapeCircle {
 		dv, _ := p.relMotion(ia, ib)
-		centreB = centreB.Sub(narrowphase.AimCircles(&mf, a.half.X, a.xf.P, b.half.X, b.xf.P, dv))
+		offA, offB := narrowphase.AimCircles(&mf, a.half.X, a.xf.P, b.half.X, b.xf.P, dv)
+		if mf.Count == 0 {
+			return pairNone // they pass each other
+		}
+		centreA, centreB = centreA.Sub(offA), centreB.Sub(offB)
 	}
 	p.manifolds[i] = mf
 	p.pairEnts[i] = [2]arche.Entity{p.entity(ia), p.entity(ib)}
@@ -221,7 +225,7 @@ func (p *Physics) collidePair(i int) uint8 {
 	pi.link.KindA, pi.link.KindB, pi.link.Points = a.kind, b.kind, uint8(mf.Count)
 	pi.friction = p.cfg.FrictionMix.Mix(ma.Friction, mb.Friction)
 	pi.restitution = p.cfg.RestitutionMix.Mix(ma.Restitution, mb.Restitution)
-	pi.centerA, pi.centerB = a.xf.P, centreB
+	pi.centerA, pi.centerB = centreA, centreB
 	return pairTouching
 }
 
