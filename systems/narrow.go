@@ -307,7 +307,7 @@ type prepareTask struct{ ph *Physics }
 // many_pyramids.
 func (t *prepareTask) Run(lo, hi, _ int) {
 	p := t.ph
-	prev := &p.cache[1-p.cur]
+	prev, cur := &p.cache[1-p.cur], &p.cache[p.cur]
 	for k := lo; k < hi; k++ {
 		i := int(p.touching[k])
 		pi := &p.pairInfo[i]
@@ -328,13 +328,27 @@ func (t *prepareTask) Run(lo, hi, _ int) {
 		if old == nil {
 			old = p.wokenCache.find(ents[0], ents[1])
 		}
+		// An impulse that changes the bodies' relative velocity by dv is
+		// dv/(1/mA + 1/mB) along the line of centres: when the game changes
+		// a mass (ecs.SetMass), last tick's impulses are scaled by the
+		// change of that sum, so that they ask the same of the new bodies.
+		// Warm-started as they were, a body whose mass was divided by 1 000
+		// on top of a stack was thrown off at 9 m/s, and one of 9 000 kg made
+		// 0.005 kg inside another left at 2 561 m/s. Unchanged masses give the
+		// same float32 and no scaling.
+		invMass := float32(c.InvMassA + c.InvMassB)
+		cur.entries[k].invMass = invMass
+		scale := 1.0
+		if old != nil && old.invMass != invMass && old.invMass > 0 && invMass > 0 {
+			scale = float64(old.invMass) / float64(invMass)
+		}
 		for j := 0; j < m.Count; j++ {
 			mp := &m.Points[j]
 			var pn, pt float64
 			if old != nil {
 				for q := int32(0); q < old.count; q++ {
 					if old.ids[q] == mp.ID {
-						pn, pt = old.normal[q], old.tangent[q]
+						pn, pt = scale*old.normal[q], scale*old.tangent[q]
 						break
 					}
 				}
@@ -371,6 +385,9 @@ func (p *Physics) freeAccel(i int32, k solver.Kind) components.Vec2 {
 // circle_rain 1-2 %; at 200 ns the two were equal.
 func (p *Physics) prepareContacts() {
 	p.cur = 1 - p.cur // cache[1-cur] now holds the previous tick
+	// Sized here, not in storeContacts: the preparation writes each
+	// entry's inverse mass.
+	p.cache[p.cur].reset(len(p.touching))
 	woken := p.sleep.woken
 	if len(woken) > 0 {
 		wc := &p.wokenCache
@@ -388,8 +405,6 @@ func (p *Physics) prepareContacts() {
 // storeContacts keeps this tick's impulses, by entity pair and feature id,
 // for warm starting the next tick.
 func (p *Physics) storeContacts() {
-	cc := &p.cache[p.cur]
-	cc.reset(len(p.touching))
 	for w := range p.storePoints {
 		p.storePoints[w].n = 0
 	}

@@ -220,3 +220,50 @@ func TestPhysicsSleepsOnRestingKinematicUnderLoad(t *testing.T) {
 		}
 	}
 }
+
+// TestPhysicsSetMassOnRestingStack: the game divides the mass of the top
+// box of a resting stack of 5 by 1 000 (ecs.SetMass), with the stack awake
+// and with it asleep. The light box must stay on the stack: its fastest
+// speed over the next second stays under the sleep threshold. Last tick's
+// impulses, warm-started unscaled, held up a box a thousand times heavier
+// and threw the light one off at several m/s.
+func TestPhysicsSetMassOnRestingStack(t *testing.T) {
+	for _, asleep := range []bool{false, true} {
+		s := newSim(t, func(c *systems.Config) { c.Workers = 1 })
+		s.add(ground())
+		var stack []arche.Entity
+		for i := 0; i < 5; i++ {
+			stack = append(stack, s.add(dynBox(0, 0.5+float64(i), 0.5, 0.5)))
+		}
+		s.run(30)
+		if asleep {
+			for i := 0; i < 300 && !allAsleep(s, stack); i++ {
+				s.run(1)
+			}
+			if !allAsleep(s, stack) {
+				t.Fatal("the stack did not fall asleep")
+			}
+		} else if !noneAsleep(s, stack) {
+			t.Fatal("the stack fell asleep too soon")
+		}
+		top := stack[4]
+		m := s.mass.Get(top)
+		if err := ecs.SetMass(s.w, top, m.Mass/1000, m.Inertia/1000); err != nil {
+			t.Fatal(err)
+		}
+		if asleep {
+			if err := ecs.Wake(s.w, top); err != nil {
+				t.Fatal(err)
+			}
+		}
+		fastest := 0.0
+		for i := 0; i < 60; i++ {
+			s.run(1)
+			fastest = math.Max(fastest, s.v(top).Lin.Len())
+		}
+		if y := s.pos(top).Y; fastest > systems.DefaultConfig().SleepThreshold || math.Abs(y-4.5) > 0.05 {
+			t.Errorf("asleep %v: the top box, made 1 000 times lighter, moved at up to %.3f m/s and ended at y = %.3f (want 4.5)",
+				asleep, fastest, y)
+		}
+	}
+}
