@@ -209,7 +209,10 @@ func (s *Solver) setKinematic(elapsed float64) {
 	for _, i := range s.kinRows {
 		st := &s.Bodies[i]
 		st.DP = components.Vec2{X: elapsed * st.V.X, Y: elapsed * st.V.Y}
-		st.DQ = components.Rot{C: 1, S: elapsed * st.W}.Normalize()
+		st.DQ = components.Identity
+		if !s.Sims[i].Round {
+			st.DQ = components.Rot{C: 1, S: elapsed * st.W}.Normalize()
+		}
 	}
 }
 

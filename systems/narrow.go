@@ -185,9 +185,6 @@ func (p *Physics) collidePair(i int) uint8 {
 	if a.shape == components.ShapeCircle && b.shape == components.ShapeCircle {
 		dv, _ := p.relMotion(ia, ib)
 		offA, offB := narrowphase.AimCircles(&mf, a.half.X, a.xf.P, b.half.X, b.xf.P, dv)
-		if mf.Count == 0 {
-			return pairNone // they pass each other
-		}
 		centreA, centreB = centreA.Sub(offA), centreB.Sub(offB)
 	}
 	p.manifolds[i] = mf
@@ -245,7 +242,10 @@ func minSeparation(m *narrowphase.Manifold) float64 {
 type pairInfo struct {
 	link                  solver.Link
 	friction, restitution float64
-	centerA, centerB      components.Vec2
+	// The points the lever arms are measured from: the body centres, or,
+	// for an aimed circle contact, each shifted so that the arm ends at the
+	// circle's own point (see collidePair).
+	centerA, centerB components.Vec2
 }
 
 // narrowPhase collides all candidate pairs in parallel, then folds the
@@ -319,9 +319,13 @@ func (t *prepareTask) Run(lo, hi, _ int) {
 			Normal: m.Normal, Friction: pi.friction, Restitution: pi.restitution}
 		if l.KindA == solver.KindDynamic {
 			c.InvMassA, c.InvIA = p.s.Sims[l.A].InvMass, p.s.Sims[l.A].InvInertia
+		} else if l.KindA == solver.KindKinematic {
+			c.RoundA = p.s.Sims[l.A].Round
 		}
 		if l.KindB == solver.KindDynamic {
 			c.InvMassB, c.InvIB = p.s.Sims[l.B].InvMass, p.s.Sims[l.B].InvInertia
+		} else if l.KindB == solver.KindKinematic {
+			c.RoundB = p.s.Sims[l.B].Round
 		}
 		ents := &p.pairEnts[i]
 		old := prev.find(ents[0], ents[1])
