@@ -94,3 +94,83 @@ func TestAimCircles(t *testing.T) {
 		t.Fatalf("only %d touching and %d passing cases: the sample misses one kind", aimed, passed)
 	}
 }
+
+// TestAimBoxCircle checks AimBoxCircle against a brute-force sweep, as
+// TestAimCircles does: the circle's centre, moving at dv relative to a box
+// at a random pose, first comes within r of the box (the clamp distance)
+// at the time found by scan and bisection. The aimed normal is the
+// direction from the box's closest point to the centre then, the gap along
+// it closes to 0 at that time, the box's lever arm ends at that closest
+// point and the circle's is its radius along -n. Paths that miss keep the
+// start manifold.
+func TestAimBoxCircle(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	hits, misses := 0, 0
+	for k := 0; k < 2000; k++ {
+		half := components.V(0.1+rng.Float64(), 0.1+rng.Float64())
+		xfA := components.NewTransform(rng.Float64()*4-2, rng.Float64()*4-2, rng.Float64()*7)
+		r := 0.05 + rng.Float64()
+		// A centre outside the grown box: a random direction, far enough.
+		dir := rng.Float64() * 2 * math.Pi
+		pc := xfA.P.Add(components.V(math.Cos(dir), math.Sin(dir)).Scale(half.Len() + r + 0.01 + 2*rng.Float64()))
+		dv := components.V(rng.Float64()*40-20, rng.Float64()*40-20)
+		m := CollideBoxCircle(half, xfA, r, components.NewTransform(pc.X, pc.Y, 0), 10)
+		if m.Count == 0 || !(m.Points[0].Separation > 0) {
+			continue
+		}
+		before := m
+		offA, offB := AimBoxCircle(&m, half, xfA, r, pc, dv)
+		closest := func(ti float64) (components.Vec2, float64) {
+			c := xfA.InvApply(pc.MulAdd(ti, dv))
+			q := components.V(max(-half.X, min(c.X, half.X)), max(-half.Y, min(c.Y, half.Y)))
+			return q, c.Sub(q).Len()
+		}
+		tEnd := 4 * (pc.Sub(xfA.P).Len() + half.Len() + r) / dv.Len()
+		dt := tEnd / 1e4
+		hit := -1.0
+		for i := 0; i <= 1e4; i++ {
+			ti := float64(i) * dt
+			if _, d := closest(ti); d <= r {
+				lo, hi := ti-dt, ti
+				for j := 0; j < 60; j++ {
+					if mid := 0.5 * (lo + hi); func() bool { _, d := closest(mid); return d <= r }() {
+						hi = mid
+					} else {
+						lo = mid
+					}
+				}
+				hit = hi
+				break
+			}
+		}
+		if hit < 0 {
+			misses++
+			if m != before || offA != (components.Vec2{}) || offB != (components.Vec2{}) {
+				t.Fatalf("case %d: a path that misses the box was aimed: %+v", k, m)
+			}
+			continue
+		}
+		hits++
+		q, _ := closest(hit)
+		c := xfA.InvApply(pc.MulAdd(hit, dv))
+		want := xfA.R.Rotate(c.Sub(q).Scale(1 / c.Sub(q).Len()))
+		n, s := m.Normal, m.Points[0].Separation
+		if n.Sub(want).Len() > 1e-6 {
+			t.Fatalf("case %d: aimed normal %v, brute force %v (hit at %v)", k, n, want, hit)
+		}
+		if tt := s / -dv.Dot(n); math.Abs(tt-hit) > 1e-6*(1+hit) {
+			t.Fatalf("case %d: the gap along n closes at %v, the hit is at %v", k, tt, hit)
+		}
+		p := m.Points[0].P
+		if got := p.Add(offA); got.Sub(xfA.Apply(q)).Len() > 1e-6 {
+			t.Fatalf("case %d: the box's point %v, want the closest point at the hit %v", k, got, xfA.Apply(q))
+		}
+		if armB := p.Add(offB).Sub(pc); armB.Add(n.Scale(r)).Len() > 1e-12*(1+pc.Len()) {
+			t.Fatalf("case %d: the circle's lever arm %v, want its radius along -n %v", k, armB, n)
+		}
+	}
+	t.Logf("%d hits, %d misses", hits, misses)
+	if hits < 200 || misses < 200 {
+		t.Fatalf("only %d hits and %d misses: the sample misses one kind", hits, misses)
+	}
+}

@@ -179,12 +179,23 @@ func (p *Physics) collidePair(i int) uint8 {
 	if mf.Count == 0 {
 		return pairNone
 	}
-	// The lever arms are taken from centreA and centreB; an aimed circle
-	// contact has its own point on each circle (see narrowphase.AimCircles).
+	// The lever arms are taken from centreA and centreB; an aimed contact
+	// with a circle has its own point on each body (narrowphase.AimCircles,
+	// AimBoxCircle, whose normals point from the box to the circle).
 	centreA, centreB := a.xf.P, b.xf.P
-	if a.shape == components.ShapeCircle && b.shape == components.ShapeCircle {
+	if a.shape == components.ShapeCircle || b.shape == components.ShapeCircle {
 		dv, _ := p.relMotion(ia, ib)
-		offA, offB := narrowphase.AimCircles(&mf, a.half.X, a.xf.P, b.half.X, b.xf.P, dv)
+		var offA, offB components.Vec2
+		switch {
+		case a.shape == components.ShapeCircle && b.shape == components.ShapeCircle:
+			offA, offB = narrowphase.AimCircles(&mf, a.half.X, a.xf.P, b.half.X, b.xf.P, dv)
+		case b.shape == components.ShapeCircle:
+			offA, offB = narrowphase.AimBoxCircle(&mf, a.half, a.xf, b.half.X, b.xf.P, dv)
+		default:
+			mf.Normal = mf.Normal.Neg()
+			offB, offA = narrowphase.AimBoxCircle(&mf, b.half, b.xf, a.half.X, a.xf.P, dv.Neg())
+			mf.Normal = mf.Normal.Neg()
+		}
 		centreA, centreB = centreA.Sub(offA), centreB.Sub(offB)
 	}
 	p.manifolds[i] = mf

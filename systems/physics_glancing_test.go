@@ -51,3 +51,52 @@ func TestPhysicsGlancingBallsLeaveAlongTheLineOfCentres(t *testing.T) {
 		}
 	}
 }
+
+// TestPhysicsBallOffBoxCornerAndFace: a ball of radius 0.25 m at 2 to 40
+// m/s bounces off a static 2 x 2 m box with e = 1, no friction, no gravity
+// and no restitution threshold. It leaves as reflected about the normal at
+// the impact, to 0.5 degrees, with all its speed:
+//   - grazing the top-left corner on a horizontal path 1.125 m up: the
+//     corner's normal at the impact is (-cos 30, sin 30), and the ball
+//     leaves at 120 degrees;
+//   - coming down at 45 degrees onto the top face from above the corner,
+//     where the corner, not the face, is nearest: it leaves at 45 degrees.
+//
+// The speculative contact took the normal from the box's nearest feature at
+// the start of the tick, from where the ball still was: the ball left the
+// corner at up to 139 degrees, and the face at up to 51.
+func TestPhysicsBallOffBoxCornerAndFace(t *testing.T) {
+	cases := []struct {
+		name      string
+		from, dir components.Vec2
+		wantDeg   float64
+	}{
+		{"corner", components.V(-4, 1.125), components.V(1, 0), 120},
+		{"face", components.V(-1.5, 2).MulAdd(-2, components.V(math.Sqrt2/2, -math.Sqrt2/2)), components.V(math.Sqrt2/2, -math.Sqrt2/2), 45},
+	}
+	for _, tc := range cases {
+		for _, v := range []float64{2, 5, 20, 40} {
+			s := newSim(t, func(c *systems.Config) {
+				c.Gravity = components.Vec2{}
+				c.Sleep = false
+				c.Workers = 1
+				c.RestitutionThreshold = 0
+			})
+			box := staticBox(0, 0, 1, 1, 0)
+			box.Restitution, box.Friction = 1, 0
+			s.add(box)
+			ball := dynCircle(tc.from.X, tc.from.Y, 0.25)
+			ball.LinearVelocity = tc.dir.Scale(v)
+			ball.Restitution, ball.Friction = 1, 0
+			b := s.add(ball)
+			s.run(int(math.Ceil(60*6/v)) + 2)
+			out := s.v(b).Lin
+			got := math.Atan2(out.Y, out.X) * 180 / math.Pi
+			t.Logf("%s at %2g m/s: leaves at %.3f deg (want %.1f) at %.6f of its speed", tc.name, v, got, tc.wantDeg, out.Len()/v)
+			if math.Abs(got-tc.wantDeg) > 0.5 || math.Abs(out.Len()/v-1) > 1e-9 {
+				t.Errorf("%s at %g m/s: the ball leaves at %.2f degrees (want %.1f within 0.5) with %.6f of its speed (want 1)",
+					tc.name, v, got, tc.wantDeg, out.Len()/v)
+			}
+		}
+	}
+}

@@ -1,0 +1,155 @@
+package narrowphase
+
+import (
+	"math"
+
+	"github.com/tumble2d/tumble/components"
+)
+
+// AimCircles turns the normal of m, a speculative manifold of a circle of
+// radius ra centred at pa and one of radius rb at pb (CollideCircles), to the
+// line of centres at the moment the two touch if B keeps moving at dv
+// relative to A. A manifold already touching, or of circles not approaching
+// or passing each other, is left alone, and the offsets are then zero.
+//
+// The speculative contact is taken where the circles still stand apart, and
+// for a glancing approach the line of centres there is not the one at
+// impact: at an offset of 0.9 diameters and 20 m/s, 30 degrees off in a 60
+// Hz step, and the struck circle left that far off its course. With d =
+// pb - pa and R = ra + rb, the circles touch at the smallest t with
+// |d + dv t| = R, a root of |dv|^2 t^2 + 2 (d.dv) t + |d|^2 - R^2 = 0, and
+// n = (d + dv t)/R. The separation along n now is s = d.n - R, and the gap
+// left at t is s + t (dv.n) = |d + dv t| - R = 0: a solver letting s close at
+// dv.n stops the circles where they touch and pushes along the normal of
+// the impact. The root is used even when it lies beyond the step: a solver
+// predicting the next substep may act on a contact that closes just after
+// the step, and it should then push along the impact's normal.
+//
+// When the quadratic has no root the circles pass each other on straight
+// paths, and m keeps the start normal: along it the contact may push them
+// apart early, but it never lets them overlap. Emptied, it let them sink
+// into each other when something else bent their paths within the step (a
+// ball grazing a static one under gravity went 1.7 mm in, and neighbours
+// sliding past each other in a dense pile 5 cm more often by 15 times);
+// aimed at their closest approach, the gap along the normal was the miss
+// distance however far apart they were, and any other push along it made
+// the contact act at a distance.
+//
+// The point stays midway between the surfaces along n, at pa + (ra + s/2)
+// n, but that line misses pb now. A solver must take the lever arms from
+// each circle's own surface point, pa + ra n = point + offA and pb - rb n =
+// point + offB, so that the impulse passes through both centres and
+// friction acts at the radius. From the shared point, the impulse spun the
+// struck circle, and a glancing hit at e = 1 kept only two thirds of the
+// normal speed.
+func AimCircles(m *Manifold, ra float64, pa components.Vec2, rb float64, pb components.Vec2, dv components.Vec2) (offA, offB components.Vec2) {
+	if m.Count == 0 || !(m.Points[0].Separation > 0) {
+		return offA, offB
+	}
+	d := pb.Sub(pa)
+	r := ra + rb
+	a := dv.LenSq()
+	bh := d.Dot(dv) // half the linear coefficient
+	if !(a > 0) || !(bh < 0) {
+		return offA, offB // not approaching: the gap along d opens
+	}
+	disc := bh*bh - a*(d.LenSq()-r*r)
+	if !(disc >= 0) {
+		return offA, offB // they pass each other (see above)
+	}
+	t := (-bh - math.Sqrt(disc)) / a
+	at := d.MulAdd(t, dv)
+	l := at.Len()
+	if !(l > 0) {
+		return offA, offB
+	}
+	n := at.Scale(1 / l)
+	s := d.Dot(n) - r
+	p := pa.MulAdd(ra+0.5*s, n)
+	m.Normal = n
+	m.Points[0] = Point{P: p, Separation: s}
+	return n.Scale(-0.5 * s), pb.MulAdd(-rb, n).Sub(p)
+}
+
+// AimBoxCircle is AimCircles for a box of half extents half at pose xfA
+// and a circle of radius r centred at pc, with m the speculative manifold
+// of CollideBoxCircle (normal from the box to the circle) and dv the
+// circle's velocity relative to the box. The box's turn within the step is
+// left out: the circle's centre moves on a straight line in the box's frame.
+//
+// The start normal points from the box's closest feature to the circle,
+// but a circle that will strike a corner is not always nearest that corner
+// now, nor one that will strike a face nearest that face: a ball coming
+// down steeply past a corner took the corner's normal and was thrown
+// sideways. The centre's path first meets the box grown by r (the
+// Minkowski sum, whose outline is the four faces pushed out by r and four
+// corner arcs of radius r) at the impact. On a face, n is the face's normal
+// and the box's point is the centre's foot on it; on an arc, n points from
+// the corner through the centre, and the box's point is the corner. The gap
+// along n now, s = (c - q).n - r with q the box's point, is the box's
+// support gap along n and closes to 0 exactly at the impact. A path that
+// misses the grown box keeps the start normal, as passing circles do.
+//
+// The point is put at the box's point plus s/2 along n; offA and offB lead
+// from it to the box's point and to the circle's, pc - r n, from which a
+// solver must take the lever arms.
+func AimBoxCircle(m *Manifold, half components.Vec2, xfA components.Transform, r float64, pc components.Vec2, dv components.Vec2) (offA, offB components.Vec2) {
+	if m.Count == 0 || !(m.Points[0].Separation > 0) {
+		return offA, offB
+	}
+	c := xfA.InvApply(pc)
+	u := xfA.R.InvRotate(dv)
+	best := math.Inf(1)
+	var n, q components.Vec2
+	// Faces: the plane x = sx (hx + r) (or y), entered from outside.
+	face := func(cx, ux, cy, uy, hx, hy float64, axis components.Vec2) {
+		for _, sx := range [2]float64{1, -1} {
+			if !(sx*ux < 0) || !(sx*cx > hx+r) {
+				continue
+			}
+			t := (sx*(hx+r) - cx) / ux
+			if y := cy + uy*t; t < best && math.Abs(y) <= hy {
+				best = t
+				n = axis.Scale(sx)
+				q = axis.Scale(sx * hx).Add(components.Vec2{X: axis.Y, Y: axis.X}.Scale(y))
+			}
+		}
+	}
+	face(c.X, u.X, c.Y, u.Y, half.X, half.Y, components.Vec2{X: 1})
+	face(c.Y, u.Y, c.X, u.X, half.Y, half.X, components.Vec2{Y: 1})
+	// Corner arcs: the circle of radius r about each corner, entered from
+	// outside, at a point beyond both faces of that corner.
+	a := u.LenSq()
+	for _, sx := range [2]float64{1, -1} {
+		for _, sy := range [2]float64{1, -1} {
+			k := components.Vec2{X: sx * half.X, Y: sy * half.Y}
+			w := c.Sub(k)
+			bh := w.Dot(u)
+			cc := w.LenSq() - r*r
+			if !(a > 0) || !(bh < 0) || !(cc > 0) {
+				continue
+			}
+			disc := bh*bh - a*cc
+			if !(disc >= 0) {
+				continue
+			}
+			t := (-bh - math.Sqrt(disc)) / a
+			p := c.MulAdd(t, u)
+			if t < best && sx*p.X >= half.X && sy*p.Y >= half.Y {
+				best = t
+				n = p.Sub(k).Scale(1 / r)
+				q = k
+			}
+		}
+	}
+	if math.IsInf(best, 1) {
+		return offA, offB // the path misses the grown box
+	}
+	s := c.Sub(q).Dot(n) - r
+	nw := xfA.R.Rotate(n)
+	qw := xfA.Apply(q)
+	p := qw.MulAdd(0.5*s, nw)
+	m.Normal = nw
+	m.Points[0] = Point{P: p, Separation: s}
+	return qw.Sub(p), pc.MulAdd(-r, nw).Sub(p)
+}
