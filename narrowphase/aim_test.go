@@ -13,7 +13,8 @@ import (
 // the relative motion finely to find where the circles first touch, and
 // compares the aimed normal with the line of centres there. It also checks the two promises the solver relies on: the gap
 // along the new normal closes to 0 exactly at the touch (circles that pass
-// each other keep the start normal), and the lever arms, point + offA
+// each other take the line where they come closest within the step), and
+// the lever arms, point + offA
 // from A's centre and point + offB from B's, are the radii along the normal.
 func TestAimCircles(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -27,7 +28,8 @@ func TestAimCircles(t *testing.T) {
 		dv := components.V(rng.Float64()*40-20, rng.Float64()*40-20)
 		m := CollideCircles(ra, components.NewTransform(pa.X, pa.Y, 0), rb, components.NewTransform(pb.X, pb.Y, 0), 10)
 		before := m
-		offA, offB := AimCircles(&m, ra, pa, rb, pb, dv)
+		const h = 1.0 / 60
+		offA, offB := AimCircles(&m, ra, pa, rb, pb, dv, h)
 		d := pb.Sub(pa)
 		if d.Dot(dv) >= 0 {
 			if m != before || offA != (components.Vec2{}) || offB != (components.Vec2{}) {
@@ -60,10 +62,24 @@ func TestAimCircles(t *testing.T) {
 			}
 		}
 		if hit < 0 {
+			// They pass: the normal is the line of centres where they
+			// come closest within h, found by a fine scan of [0, h].
 			passed++
-			if m != before || offA != (components.Vec2{}) || offB != (components.Vec2{}) {
-				t.Fatalf("case %d: circles that pass each other (closest %v apart, radii %v) were aimed: %+v",
-					k, best, ra+rb, m)
+			tc, dc := 0.0, math.Inf(1)
+			for i := 0; i <= 1e4; i++ {
+				if ti := h * float64(i) / 1e4; dist(ti) < dc {
+					tc, dc = ti, dist(ti)
+				}
+			}
+			want := d.MulAdd(tc, dv)
+			want = want.Scale(1 / want.Len())
+			if m.Count != 1 || m.Normal.Sub(want).Len() > 1e-3 {
+				t.Fatalf("case %d: passing circles (closest %v apart, radii %v) aimed at %v, want %v", k, best, ra+rb, m.Normal, want)
+			}
+			if s := m.Points[0].Separation; tc < h*(1-1e-3) && math.Abs(dv.Dot(m.Normal)) > 1e-3*dv.Len() ||
+				!(s+h*dv.Dot(m.Normal) > 0) {
+				t.Fatalf("case %d: passing circles: normal speed %v (want 0 when they come closest within h), gap left at h %v (want > 0)",
+					k, dv.Dot(m.Normal), s+h*dv.Dot(m.Normal))
 			}
 			continue
 		}
@@ -101,8 +117,8 @@ func TestAimCircles(t *testing.T) {
 // at the time found by scan and bisection. The aimed normal is the
 // direction from the box's closest point to the centre then, the gap along
 // it closes to 0 at that time, the box's lever arm ends at that closest
-// point and the circle's is its radius along -n. Paths that miss keep the
-// start manifold.
+// point and the circle's is its radius along -n. Paths that miss take the
+// normal where they come closest within the step.
 func TestAimBoxCircle(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	hits, misses := 0, 0
@@ -119,7 +135,8 @@ func TestAimBoxCircle(t *testing.T) {
 			continue
 		}
 		before := m
-		offA, offB := AimBoxCircle(&m, half, xfA, r, pc, dv)
+		const h = 1.0 / 60
+		offA, offB := AimBoxCircle(&m, half, xfA, r, pc, dv, h)
 		closest := func(ti float64) (components.Vec2, float64) {
 			c := xfA.InvApply(pc.MulAdd(ti, dv))
 			q := components.V(max(-half.X, min(c.X, half.X)), max(-half.Y, min(c.Y, half.Y)))
@@ -144,9 +161,30 @@ func TestAimBoxCircle(t *testing.T) {
 			}
 		}
 		if hit < 0 {
+			// The path misses: the normal is where the centre comes
+			// closest to the box within h (or the start normal if it
+			// moves away), found by a fine scan of [0, h].
 			misses++
-			if m != before || offA != (components.Vec2{}) || offB != (components.Vec2{}) {
-				t.Fatalf("case %d: a path that misses the box was aimed: %+v", k, m)
+			tc, dc := 0.0, math.Inf(1)
+			for i := 0; i <= 1e4; i++ {
+				if _, d := closest(h * float64(i) / 1e4); d < dc {
+					tc, dc = h*float64(i)/1e4, d
+				}
+			}
+			if tc == 0 {
+				if m != before {
+					t.Fatalf("case %d: a path moving away from the box was aimed: %+v", k, m)
+				}
+				continue
+			}
+			q, _ := closest(tc)
+			c := xfA.InvApply(pc.MulAdd(tc, dv))
+			want := xfA.R.Rotate(c.Sub(q).Scale(1 / c.Sub(q).Len()))
+			if m.Normal.Sub(want).Len() > 1e-3 {
+				t.Fatalf("case %d: a path that misses the box aimed at %v, want %v (closest at %v)", k, m.Normal, want, tc)
+			}
+			if gap := m.Points[0].Separation + h*dv.Dot(m.Normal); !(gap > 0) {
+				t.Fatalf("case %d: a path that misses the box leaves a gap of %v at h, want > 0", k, gap)
 			}
 			continue
 		}

@@ -188,12 +188,12 @@ func (p *Physics) collidePair(i int) uint8 {
 		var offA, offB components.Vec2
 		switch {
 		case a.shape == components.ShapeCircle && b.shape == components.ShapeCircle:
-			offA, offB = narrowphase.AimCircles(&mf, a.half.X, a.xf.P, b.half.X, b.xf.P, dv)
+			offA, offB = narrowphase.AimCircles(&mf, a.half.X, a.xf.P, b.half.X, b.xf.P, dv, p.cfg.Dt)
 		case b.shape == components.ShapeCircle:
-			offA, offB = narrowphase.AimBoxCircle(&mf, a.half, a.xf, b.half.X, b.xf.P, dv)
+			offA, offB = narrowphase.AimBoxCircle(&mf, a.half, a.xf, b.half.X, b.xf.P, dv, p.cfg.Dt)
 		default:
 			mf.Normal = mf.Normal.Neg()
-			offB, offA = narrowphase.AimBoxCircle(&mf, b.half, b.xf, a.half.X, a.xf.P, dv.Neg())
+			offB, offA = narrowphase.AimBoxCircle(&mf, b.half, b.xf, a.half.X, a.xf.P, dv.Neg(), p.cfg.Dt)
 			mf.Normal = mf.Normal.Neg()
 		}
 		centreA, centreB = centreA.Sub(offA), centreB.Sub(offB)
