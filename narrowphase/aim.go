@@ -53,14 +53,13 @@ func AimCircles(m *Manifold, ra float64, pa components.Vec2, rb float64, pb comp
 	}
 	d := pb.Sub(pa)
 	r := ra + rb
-	a := dv.LenSq()
-	bh := d.Dot(dv) // half the linear coefficient
+	a, bh := dv.LenSq(), d.Dot(dv)
 	if !(a > 0) || !(bh < 0) {
 		return offA, offB // not approaching: the gap along d opens
 	}
-	t := min(-bh/a, h) // they pass each other (see above)
-	if disc := bh*bh - a*(d.LenSq()-r*r); disc >= 0 {
-		t = (-bh - math.Sqrt(disc)) / a
+	t, ok := firstTouch(d, dv, r)
+	if !ok {
+		t = min(-bh/a, h) // they pass each other (see above)
 	}
 	at := d.MulAdd(t, dv)
 	l := at.Len()
@@ -127,21 +126,17 @@ func AimBoxCircle(m *Manifold, half components.Vec2, xfA components.Transform, r
 	face(c.Y, u.Y, c.X, u.X, half.Y, half.X, components.Vec2{Y: 1})
 	// Corner arcs: the circle of radius r about each corner, entered from
 	// outside, at a point beyond both faces of that corner.
-	a := u.LenSq()
 	for _, sx := range [2]float64{1, -1} {
 		for _, sy := range [2]float64{1, -1} {
 			k := components.Vec2{X: sx * half.X, Y: sy * half.Y}
 			w := c.Sub(k)
-			bh := w.Dot(u)
-			cc := w.LenSq() - r*r
-			if !(a > 0) || !(bh < 0) || !(cc > 0) {
+			if !(w.Dot(u) < 0) || !(w.LenSq()-r*r > 0) {
 				continue
 			}
-			disc := bh*bh - a*cc
-			if !(disc >= 0) {
+			t, ok := firstTouch(w, u, r)
+			if !ok {
 				continue
 			}
-			t := (-bh - math.Sqrt(disc)) / a
 			p := c.MulAdd(t, u)
 			if t < best && sx*p.X >= half.X && sy*p.Y >= half.Y {
 				best = t
@@ -152,11 +147,8 @@ func AimBoxCircle(m *Manifold, half components.Vec2, xfA components.Transform, r
 	}
 	if math.IsInf(best, 1) {
 		// The path misses the grown box: aim where it comes closest.
-		clamp := func(p components.Vec2) components.Vec2 {
-			return components.Vec2{X: max(-half.X, min(p.X, half.X)), Y: max(-half.Y, min(p.Y, half.Y))}
-		}
-		dist := func(t float64) float64 { p := c.MulAdd(t, u); return p.Sub(clamp(p)).Len() }
-		if !(u.Dot(c.Sub(clamp(c))) < 0) {
+		dist := func(t float64) float64 { p := c.MulAdd(t, u); return p.Sub(clampToBox(p, half)).Len() }
+		if !(u.Dot(c.Sub(clampToBox(c, half))) < 0) {
 			return offA, offB // moving away: the gap opens
 		}
 		lo, hi := 0.0, h
@@ -175,7 +167,7 @@ func AimBoxCircle(m *Manifold, half components.Vec2, xfA components.Transform, r
 			}
 		}
 		p := c.MulAdd(0.5*(lo+hi), u)
-		q = clamp(p)
+		q = clampToBox(p, half)
 		w := p.Sub(q)
 		l := w.Len()
 		if !(l > 0) {
@@ -190,4 +182,17 @@ func AimBoxCircle(m *Manifold, half components.Vec2, xfA components.Transform, r
 	m.Normal = nw
 	m.Points[0] = Point{P: p, Separation: s}
 	return qw.Sub(p), pc.MulAdd(-r, nw).Sub(p)
+}
+
+// firstTouch returns the first time t at which a point at d, moving at v,
+// comes within r of the origin: the smaller root of |v|^2 t^2 + 2 (d.v) t +
+// |d|^2 - r^2 = 0. ok is false when v is zero or the path misses the circle.
+// Callers check that the point is outside and approaching, so t >= 0.
+func firstTouch(d, v components.Vec2, r float64) (t float64, ok bool) {
+	a, bh := v.LenSq(), d.Dot(v) // bh: half the linear coefficient
+	disc := bh*bh - a*(d.LenSq()-r*r)
+	if !(a > 0) || !(disc >= 0) {
+		return 0, false
+	}
+	return (-bh - math.Sqrt(disc)) / a, true
 }

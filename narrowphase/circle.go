@@ -65,10 +65,7 @@ func CollideBoxCircle(half components.Vec2, xfA components.Transform, r float64,
 // collideBoxCircle is CollideBoxCircle writing into m, which must be zero.
 func collideBoxCircle(m *Manifold, half components.Vec2, xfA components.Transform, r float64, xfB components.Transform, margin float64) {
 	c := xfA.InvApply(xfB.P)
-	q := components.Vec2{
-		X: max(-half.X, min(c.X, half.X)),
-		Y: max(-half.Y, min(c.Y, half.Y)),
-	}
+	q := clampToBox(c, half)
 	d := c.Sub(q)
 	distSq := d.LenSq()
 	var n components.Vec2
@@ -111,4 +108,10 @@ func collideBoxCircle(m *Manifold, half components.Vec2, xfA components.Transfor
 	m.Normal = xfA.R.Rotate(n)
 	m.Points[0] = Point{P: xfA.Apply(q.MulAdd(0.5*sep, n)), Separation: sep}
 	m.Count = 1
+}
+
+// clampToBox returns the point of the solid box of half extents half,
+// centred at the origin of its frame, nearest to p (in that frame).
+func clampToBox(p, half components.Vec2) components.Vec2 {
+	return components.Vec2{X: max(-half.X, min(p.X, half.X)), Y: max(-half.Y, min(p.Y, half.Y))}
 }

@@ -122,6 +122,13 @@ func growAxes(b components.AABB, h, gx, gy float64) components.AABB {
 	return components.AABB{Min: components.V(b.Min.X-h-gx, b.Min.Y-h-gy), Max: components.V(b.Max.X+h+gx, b.Max.Y+h+gy)}
 }
 
+// stepReach returns the distances a body moving at v, and turning a point of
+// its shape at spin (m/s), can cover along x and along y in time t, forwards
+// or backwards: how far its box must grow (growAxes).
+func stepReach(v components.Vec2, spin, t float64) (dx, dy float64) {
+	return t * (math.Abs(v.X) + spin), t * (math.Abs(v.Y) + spin)
+}
+
 // resize returns s with length n, reallocated at twice that when it is too
 // small, so that buffers growing tick by tick (a wave waking a pile, a rain
 // landing) allocate a logarithmic number of times, and in all at most twice
@@ -291,7 +298,7 @@ func (p *Physics) gather(w *arche.World) (woke bool) {
 		// of a rain overlap its side neighbours' boxes, and growing by
 		// twice the distance for moving pairs too made circle_rain's grid
 		// test a third more candidates than needed.
-		dx, dy := dt*(math.Abs(lin.X)+spin), dt*(math.Abs(lin.Y)+spin)
+		dx, dy := stepReach(lin, spin, dt)
 		box := s.AABB(*t)
 		p.aabbs = append(p.aabbs, growAxes(box, half, dx, dy))
 		p.reach = append(p.reach, growAxes(box, half, 2*dx, 2*dy))

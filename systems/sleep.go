@@ -222,12 +222,12 @@ func (p *Physics) wakeAhead() {
 			continue
 		}
 		spin := sim.MaxExtent * abs(st.W)
-		dx, dy := abs(st.V.X)+spin, abs(st.V.Y)+spin
-		if dx <= abs(m.v.X)+m.spin+slack && dy <= abs(m.v.Y)+m.spin+slack {
+		if abs(st.V.X)+spin <= abs(m.v.X)+m.spin+slack && abs(st.V.Y)+spin <= abs(m.v.Y)+m.spin+slack {
 			continue
 		}
 		pose := solver.FinalPose(sim, st, dt)
-		box := growAxes(p.proxies[i].shapeOf().AABB(pose), half, dt*dx, dt*dy)
+		dx, dy := stepReach(st.V, spin, dt)
+		box := growAxes(p.proxies[i].shapeOf().AABB(pose), half, dx, dy)
 		p.aheadPairs = p.grid.FrozenOverlaps(&box, int32(i), p.aheadPairs[:0])
 		for _, pr := range p.aheadPairs {
 			if p.frozen.sleeping[pr.B] {
