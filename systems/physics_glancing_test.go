@@ -22,12 +22,7 @@ func TestPhysicsGlancingBallsLeaveAlongTheLineOfCentres(t *testing.T) {
 	const r = 0.25
 	for _, off := range []float64{0.5, 0.9, 0.99} {
 		for _, v := range []float64{2, 5, 20, 40} {
-			s := newSim(t, func(c *systems.Config) {
-				c.Gravity = components.Vec2{}
-				c.Sleep = false
-				c.Workers = 1
-				c.RestitutionThreshold = 0
-			})
+			s := elasticSim(t)
 			striker := dynCircle(-3, off*2*r, r)
 			striker.LinearVelocity = components.V(v, 0)
 			striker.Restitution, striker.Friction = 1, 0
@@ -76,12 +71,7 @@ func TestPhysicsBallOffBoxCornerAndFace(t *testing.T) {
 	}
 	for _, tc := range cases {
 		for _, v := range []float64{2, 5, 20, 40} {
-			s := newSim(t, func(c *systems.Config) {
-				c.Gravity = components.Vec2{}
-				c.Sleep = false
-				c.Workers = 1
-				c.RestitutionThreshold = 0
-			})
+			s := elasticSim(t)
 			box := staticBox(0, 0, 1, 1, 0)
 			box.Restitution, box.Friction = 1, 0
 			s.add(box)
@@ -99,4 +89,15 @@ func TestPhysicsBallOffBoxCornerAndFace(t *testing.T) {
 			}
 		}
 	}
+}
+
+// elasticSim is a one-worker world without gravity or sleep and without a
+// restitution threshold, so that every approach bounces.
+func elasticSim(t *testing.T) *sim {
+	return newSim(t, func(c *systems.Config) {
+		c.Gravity = components.Vec2{}
+		c.Sleep = false
+		c.Workers = 1
+		c.RestitutionThreshold = 0
+	})
 }

@@ -13,22 +13,34 @@ import (
 	"github.com/tumble2d/tumble/systems"
 )
 
-// sleepingStack builds a stack of n 1 m boxes on the ground at x and runs
-// until all are asleep (failing after 3 s).
-func sleepingStack(t *testing.T, s *sim, x float64, n int) []arche.Entity {
-	t.Helper()
+// boxStack builds a stack of n 1 m boxes on the ground at x.
+func boxStack(s *sim, x float64, n int) []arche.Entity {
 	var es []arche.Entity
 	for i := 0; i < n; i++ {
 		es = append(es, s.add(dynBox(x, 0.5+float64(i), 0.5, 0.5)))
 	}
-	for i := 0; i < 180; i++ {
+	return es
+}
+
+// sleepingStack builds a stack of n 1 m boxes on the ground at x and runs
+// until all are asleep (failing after 3 s).
+func sleepingStack(t *testing.T, s *sim, x float64, n int) []arche.Entity {
+	t.Helper()
+	es := boxStack(s, x, n)
+	runUntilAsleep(t, s, es, 180)
+	return es
+}
+
+// runUntilAsleep runs s until every body of es is asleep, and fails the test
+// if they are not after the given number of ticks.
+func runUntilAsleep(t *testing.T, s *sim, es []arche.Entity, ticks int) {
+	t.Helper()
+	for i := 0; i < ticks && !allAsleep(s, es); i++ {
 		s.run(1)
-		if allAsleep(s, es) {
-			return es
-		}
 	}
-	t.Fatalf("stack of %d did not fall asleep in 3 s", n)
-	return nil
+	if !allAsleep(s, es) {
+		t.Fatalf("%d bodies are not all asleep after %d ticks", len(es), ticks)
+	}
 }
 
 func allAsleep(s *sim, es []arche.Entity) bool {
@@ -61,12 +73,7 @@ func TestPhysicsGravityChangeWakes(t *testing.T) {
 		s.add(ground())
 		box := s.add(dynBox(0, 0.5, 0.5, 0.5))
 		ball := s.add(dynCircle(3, 0.25, 0.25))
-		for i := 0; i < 120 && !allAsleep(s, []arche.Entity{box, ball}); i++ {
-			s.run(1)
-		}
-		if !allAsleep(s, []arche.Entity{box, ball}) {
-			t.Fatalf("bodies did not fall asleep")
-		}
+		runUntilAsleep(t, s, []arche.Entity{box, ball}, 120)
 		if err := ecs.SetGravity(s.w, g); err != nil {
 			t.Fatal(err)
 		}

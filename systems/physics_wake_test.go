@@ -98,22 +98,15 @@ func TestPhysicsSleeperWokenInTheTickItIsReached(t *testing.T) {
 func TestPhysicsWakeKeepsRestingPileStill(t *testing.T) {
 	s := newSim(t, func(c *systems.Config) { c.Workers = 1 })
 	s.add(ground())
-	var stack, pyramid []arche.Entity
-	for i := 0; i < 10; i++ {
-		stack = append(stack, s.add(dynBox(-8, 0.5+float64(i), 0.5, 0.5)))
-	}
+	stack := boxStack(s, -8, 10)
+	var pyramid []arche.Entity
 	for row := 0; row < 8; row++ {
 		for i := 0; i < 8-row; i++ {
 			pyramid = append(pyramid, s.add(dynBox(4+(float64(i)-float64(7-row)/2)*1.05, 0.5+float64(row), 0.5, 0.5)))
 		}
 	}
 	all := append(append([]arche.Entity{}, stack...), pyramid...)
-	for i := 0; i < 600 && !allAsleep(s, all); i++ {
-		s.run(1)
-	}
-	if !allAsleep(s, all) {
-		t.Fatal("the stack and the pyramid are not asleep after 10 s")
-	}
+	runUntilAsleep(t, s, all, 600)
 	// Asleep for a second: nothing of the last awake tick is left to
 	// warm start from but what the islands kept.
 	s.run(60)
@@ -231,18 +224,10 @@ func TestPhysicsSetMassOnRestingStack(t *testing.T) {
 	for _, asleep := range []bool{false, true} {
 		s := newSim(t, func(c *systems.Config) { c.Workers = 1 })
 		s.add(ground())
-		var stack []arche.Entity
-		for i := 0; i < 5; i++ {
-			stack = append(stack, s.add(dynBox(0, 0.5+float64(i), 0.5, 0.5)))
-		}
+		stack := boxStack(s, 0, 5)
 		s.run(30)
 		if asleep {
-			for i := 0; i < 300 && !allAsleep(s, stack); i++ {
-				s.run(1)
-			}
-			if !allAsleep(s, stack) {
-				t.Fatal("the stack did not fall asleep")
-			}
+			runUntilAsleep(t, s, stack, 300)
 		} else if !noneAsleep(s, stack) {
 			t.Fatal("the stack fell asleep too soon")
 		}
