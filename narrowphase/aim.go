@@ -196,3 +196,131 @@ func firstTouch(d, v components.Vec2, r float64) (t float64, ok bool) {
 	}
 	return (-bh - math.Sqrt(disc)) / a, true
 }
+
+// AimBoxes is AimCircles for a box of half extents ha at pose xfA and a box
+// of half extents hb at pose xfB, with m their speculative manifold
+// (CollideBoxes, margin its margin) and dv B's velocity relative to A. The
+// boxes' turns within the step are left out: B moves on a straight line in
+// A's frame. It returns the shift of B's centre (offB; offA is zero) from
+// which a solver must take B's lever arms.
+//
+// The start manifold takes the closest features now, and a box whose path
+// misses another's corner is often nearest that corner first: a box falling
+// at 5 m/s past the corner of a ledge, 5 mm clear of it, got a speculative
+// contact along the corner-to-corner normal, stopped on it one step and left
+// at half its speed, spinning at 6.6 rad/s; at 20 m/s it spun at 28 rad/s.
+// Box2D v3 does the same within its fixed 4 cm margin; the margin here
+// grows with the closing speed, so every fast pass found it.
+//
+// Under a translation the boxes first touch where the separating-axis test
+// over the four face normals (two of each box) first finds no gap: each
+// axis gives the interval of t in which the projections overlap, and the
+// boxes overlap from the latest start to the earliest end of those
+// intervals. The manifold is built at that moment, B shifted by dv t, so
+// its normal is the face normal of the impact and its separations are ~0
+// (up to the kernel's reference-face tolerance); each separation is then
+// moved back to now by subtracting t (dv.n), so the solver closes it at dv.n
+// and stops the boxes where they touch. Boxes whose intervals never meet
+// pass each other and take the manifold where they come closest within the
+// step h, found by golden-section search on the signed distance (convex in t
+// for convex shapes under a translation); there the gap along the normal no
+// longer closes, or it is still open at h. An impact after the step is taken
+// as a pass: the distance falls all through the step, so the boxes are
+// closest at h. Unlike a circle's, the box's lever arms move with the aimed
+// time, so it is never taken beyond h: a resting box 0.1 mm above another,
+// creeping sideways at 1 mm/s while the gap closed at 1 um/s, would have
+// taken its arms 0.1 m away.
+//
+// The start manifold is kept when its gap opens, or when it stays open
+// through this step and the next: the solver looks one substep past the
+// step (a box falling past a ledge 5 mm clear, whose gap along the start
+// normal closed to 0.7 mm at the end of the step, was still kicked aside).
+// Of large_pyramid's 13 400 contacts about 140 a step are aimed, of
+// smash's 4 700 about 600.
+func AimBoxes(m *Manifold, ha components.Vec2, xfA components.Transform, hb components.Vec2, xfB components.Transform,
+	dv components.Vec2, h, margin float64) (offB components.Vec2) {
+	if m.Count == 0 || !(m.Points[0].Separation > 0) || m.Count == 2 && !(m.Points[1].Separation > 0) {
+		return offB
+	}
+	closing := -2 * h * dv.Dot(m.Normal)
+	if !(m.Points[0].Separation < closing) && !(m.Count == 2 && m.Points[1].Separation < closing) {
+		return offB // the start contact stays open through this step and the next (or the gap opens)
+	}
+	d := xfB.P.Sub(xfA.P)
+	axes := [4]components.Vec2{xfA.R.X(), xfA.R.Y(), xfB.R.X(), xfB.R.Y()}
+	enter, exit := math.Inf(-1), math.Inf(1)
+	for _, u := range axes {
+		e := ha.X*math.Abs(axes[0].Dot(u)) + ha.Y*math.Abs(axes[1].Dot(u)) +
+			hb.X*math.Abs(axes[2].Dot(u)) + hb.Y*math.Abs(axes[3].Dot(u))
+		c, rate := d.Dot(u), dv.Dot(u)
+		if rate == 0 {
+			if math.Abs(c) > e {
+				enter, exit = math.Inf(1), math.Inf(-1) // a gap on this axis for ever
+			}
+			continue
+		}
+		t0, t1 := (-e-c)/rate, (e-c)/rate
+		if t0 > t1 {
+			t0, t1 = t1, t0
+		}
+		enter, exit = max(enter, t0), min(exit, t1)
+	}
+	var t float64
+	switch {
+	case enter <= exit && enter > 0 && enter <= h:
+		t = enter
+	case enter <= exit && enter > h:
+		t = h // the distance falls all through the step: closest at its end
+	default:
+		t = closestApproach(ha, xfA, hb, xfB, dv, h)
+	}
+	var am Manifold
+	xf := xfB
+	xf.P = xfB.P.MulAdd(t, dv)
+	collideBoxes(&am, ha, xfA, hb, xf, margin)
+	if am.Count == 0 {
+		return offB
+	}
+	shift := t * dv.Dot(am.Normal)
+	for i := 0; i < am.Count; i++ {
+		am.Points[i].Separation -= shift
+	}
+	*m = am
+	return dv.Scale(-t)
+}
+
+// closestApproach returns the time in [0, h] at which a box of half extents
+// hb, starting at pose xfB and moving at dv, comes closest to a box of half
+// extents ha at pose xfA. The signed distance is taken from the manifold's
+// smallest separation, which is the distance for separated boxes (see
+// CollideBoxes), with a margin that admits any pair.
+func closestApproach(ha components.Vec2, xfA components.Transform, hb components.Vec2, xfB components.Transform,
+	dv components.Vec2, h float64) float64 {
+	dist := func(t float64) float64 {
+		var m Manifold
+		xf := xfB
+		xf.P = xfB.P.MulAdd(t, dv)
+		collideBoxes(&m, ha, xfA, hb, xf, math.Inf(1))
+		s := math.Inf(1)
+		for i := 0; i < m.Count; i++ {
+			s = min(s, m.Points[i].Separation)
+		}
+		return s
+	}
+	lo, hi := 0.0, h
+	const g = 0.6180339887498949 // (sqrt 5 - 1)/2
+	x1, x2 := hi-g*(hi-lo), lo+g*(hi-lo)
+	f1, f2 := dist(x1), dist(x2)
+	for range 30 {
+		if f1 <= f2 {
+			hi, x2, f2 = x2, x1, f1
+			x1 = hi - g*(hi-lo)
+			f1 = dist(x1)
+		} else {
+			lo, x1, f1 = x1, x2, f2
+			x2 = lo + g*(hi-lo)
+			f2 = dist(x2)
+		}
+	}
+	return 0.5 * (lo + hi)
+}

@@ -181,7 +181,9 @@ func (p *Physics) collidePair(i int) uint8 {
 	}
 	// The lever arms are taken from centreA and centreB; an aimed contact
 	// with a circle has its own point on each body (narrowphase.AimCircles,
-	// AimBoxCircle, whose normals point from the box to the circle).
+	// AimBoxCircle, whose normals point from the box to the circle), and an
+	// aimed box contact takes B's arms from where B is at the aimed time
+	// (narrowphase.AimBoxes).
 	centreA, centreB := a.xf.P, b.xf.P
 	if a.shape == components.ShapeCircle || b.shape == components.ShapeCircle {
 		dv, _ := p.relMotion(ia, ib)
@@ -197,6 +199,9 @@ func (p *Physics) collidePair(i int) uint8 {
 			mf.Normal = mf.Normal.Neg()
 		}
 		centreA, centreB = centreA.Sub(offA), centreB.Sub(offB)
+	} else {
+		dv, _ := p.relMotion(ia, ib)
+		centreB = centreB.Sub(narrowphase.AimBoxes(&mf, a.half, a.xf, b.half, b.xf, dv, p.cfg.Dt, margin))
 	}
 	p.manifolds[i] = mf
 	p.pairEnts[i] = [2]arche.Entity{p.entity(ia), p.entity(ib)}

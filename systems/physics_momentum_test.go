@@ -89,8 +89,11 @@ func momentumRun(t *testing.T, a, b ecs.BodyDef, dt float64) (errP, errL, drift 
 //     motion; measured 1.7e-3, converging.)
 //   - general impacts at dt = 1/60: tolerance 10 % relative (measured up to
 //     7.6 % for a spinning box hitting a spinning ball, where the friction
-//     impulse is large), and the error must shrink at least 2x at dt = 1/240
-//     (first order: measured 2.3x to 5.6x), which separates this
+//     impulse is large), and the error must shrink at least 4x at dt = 1/960
+//     (16x finer; measured 5.3x to 260x: the error is first order, but not
+//     monotonic, since the contact ticks fall differently at each dt, and a
+//     ratio over 4x in dt failed on the two spinning boxes once aimed box
+//     contacts cut their error at 1/60 from 0.019 to 0.006), which separates this
 //     discretisation error from a real asymmetry in the impulses, which would
 //     not converge;
 //   - once the bodies separate, L is exactly constant again (1e-12 relative
@@ -147,14 +150,14 @@ func TestPhysicsMomentumConservation(t *testing.T) {
 				}
 				return
 			}
-			_, errL4, _, _ := momentumRun(t, tc.a, tc.b, 1.0/240)
+			_, errL4, _, _ := momentumRun(t, tc.a, tc.b, 1.0/960)
 			t.Logf("dt 1/60: linear momentum error %.3g (tol 1e-9), angular momentum error %.3g (tol 0.10); "+
-				"dt 1/240: angular momentum error %.3g (ratio %.2f, want >= 2)", errP, errL, errL4, errL/errL4)
+				"dt 1/960: angular momentum error %.3g (ratio %.2f, want >= 4)", errP, errL, errL4, errL/errL4)
 			if errL > 0.10 {
 				t.Errorf("dt 1/60: angular momentum about the origin changed by %.3g relative, want <= 0.10", errL)
 			}
-			if errL4 > errL/2 {
-				t.Errorf("angular momentum error does not converge with dt: %.3g at dt 1/60, %.3g at dt 1/240 (want at most half)", errL, errL4)
+			if errL4 > errL/4 {
+				t.Errorf("angular momentum error does not converge with dt: %.3g at dt 1/60, %.3g at dt 1/960 (want at most a quarter)", errL, errL4)
 			}
 		})
 	}
