@@ -46,17 +46,34 @@ func (f *frozenRows) keepRows() {
 	}
 }
 
+// rememberSleeper adds body e, which fell asleep at pose xf with box aabb
+// (grown as add grows it) in the tick that just ended, to the rows of the
+// last rebuild. It was awake then, so without this disturbed would not see
+// a game move it, change its shape or remove it before the next tick: a box
+// lifted 4.5 m in that gap hung there asleep.
+func (f *frozenRows) rememberSleeper(e arche.Entity, xf components.Transform, aabb components.AABB) {
+	f.prevEnts = append(f.prevEnts, e)
+	f.prevAABBs = append(f.prevAABBs, aabb)
+	f.prevXfs = append(f.prevXfs, xf)
+	f.prevSleeping = append(f.prevSleeping, true)
+}
+
 // disturbed appends to dst the sleeping bodies that must wake because the
-// frozen rows changed since the last rebuild:
-//   - a sleeping body the game moved by writing its Transform (Box2D v3's
-//     b2Body_SetTransform wakes the body);
+// frozen rows changed since the last rebuild (w tells which entities are no
+// longer bodies, and bodies where the woken ones are now):
+//   - a sleeping body the game moved by writing its Transform, or reshaped
+//     by writing its Shape (Box2D v3's b2Body_SetTransform wakes the body);
 //   - the sleeping bodies that overlap a static body (or a kinematic body at
-//     rest) that was removed, moved or added, at its old place or its new
-//     one: what rested on it, or is now pushed by it (b2DestroyBody and
-//     b2Body_SetTransform wake the touching islands). A resting kinematic
-//     set moving leaves the frozen rows, so what sleeps on it wakes in the
-//     tick it starts, and rides or falls with it.
-func (f *frozenRows) disturbed(dst []arche.Entity) []arche.Entity {
+//     rest) that was removed, moved or added, or a sleeping body that was
+//     removed or moved (even if a command woke it at once), at its old place
+//     or its new one: what rested on it,
+//     or is now pushed by it (b2DestroyBody and b2Body_SetTransform wake the
+//     touching islands). A sleeper is not always in the sleeping island of
+//     what it rests on: bodies created asleep belong to none, and a stack
+//     created asleep stayed in the air when its bottom box was removed. A
+//     resting kinematic set moving leaves the frozen rows, so what sleeps on
+//     it wakes in the tick it starts, and rides or falls with it.
+func (f *frozenRows) disturbed(w *arche.World, bodies *bodyMap, dst []arche.Entity) []arche.Entity {
 	cur := len(f.ents)
 	// Index the current rows by entity ID, then walk the previous ones.
 	maxID := uint32(0)
@@ -78,8 +95,18 @@ func (f *frozenRows) disturbed(dst []arche.Entity) []arche.Entity {
 		i := f.index[e.ID()]
 		same := i >= 0 && f.ents[i] == e
 		if f.prevSleeping[k] {
-			if same && f.sleeping[i] && f.proxies[i].xf != f.prevXfs[k] {
+			switch {
+			case same && f.sleeping[i] && (f.proxies[i].xf != f.prevXfs[k] || f.aabbs[i] != f.prevAABBs[k]):
 				dst = append(dst, e)
+				f.changed = append(f.changed, f.prevAABBs[k], f.aabbs[i])
+			case !same && !ecs.IsBody(w, e):
+				f.changed = append(f.changed, f.prevAABBs[k])
+			case !same:
+				// Awake now: a game command (ecs.SetTransform) woke it at
+				// once, and may have moved it away.
+				if t, _, _, _, _, _, _ := bodies.Get(e); t != nil && *t != f.prevXfs[k] {
+					f.changed = append(f.changed, f.prevAABBs[k])
+				}
 			}
 			continue
 		}
@@ -318,7 +345,12 @@ func (p *Physics) gather(w *arche.World) (woke bool) {
 			inSets++
 		}
 		if field, reason := check(t, v, s, b, m, mat, f); field != "" {
+			// Woken, it is reported among the awake bodies until the game
+			// mends it, and simulated from then on, wherever the game put
+			// it: left asleep, a box given a NaN position and then moved
+			// stayed asleep in the air.
 			p.errs = append(p.errs, ecs.BodyError{Entity: e, Field: field, Reason: reason})
+			wake = append(wake, e)
 			continue
 		}
 		if v.Lin != (components.Vec2{}) || v.Ang != 0 || f.F != (components.Vec2{}) || f.Torque != 0 || b.Type != components.Dynamic {
@@ -331,7 +363,7 @@ func (p *Physics) gather(w *arche.World) (woke bool) {
 	}
 	if h := p.frozen.computeHash(); !p.frozen.built || h != p.frozen.hash {
 		if p.frozen.built {
-			wake = p.frozen.disturbed(wake)
+			wake = p.frozen.disturbed(w, &p.bodies, wake)
 		}
 		p.frozen.keepRows()
 		p.grid.SetFrozen(p.frozen.aabbs)

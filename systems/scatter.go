@@ -35,7 +35,10 @@ func (p *Physics) scatter(w *arche.World) {
 		}
 		*t, *v = pose, components.Velocity{Lin: st.V, Ang: st.W}
 	}
+	half := 0.5 * p.cfg.SpeculativeDistance
 	for _, e := range p.sleep.toSleep {
+		t, _, s, _, _, _, _ := p.bodies.GetUnchecked(e)
+		p.frozen.rememberSleeper(e, *t, s.AABB(*t).Expand(half))
 		w.Add(e, p.sleepingIDs...)
 	}
 }
