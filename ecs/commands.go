@@ -28,8 +28,8 @@ func body(w *arche.World, e arche.Entity) (*components.Transform, *components.Ve
 	if !w.Alive(e) {
 		return nil, nil, nil, nil, nil, fmt.Errorf("tumble: %s: %w (removed)", entityString(e), ErrNotBody)
 	}
-	if !hasBody(w, e) {
-		return nil, nil, nil, nil, nil, fmt.Errorf("tumble: %s: %w (no body components)", entityString(e), ErrNotBody)
+	if c := MissingBodyComponent(w, e); c != "" {
+		return nil, nil, nil, nil, nil, fmt.Errorf("tumble: %s: %w (no %s component)", entityString(e), ErrNotBody, c)
 	}
 	m := newBodyMap(w)
 	t, v, _, _, b, ms, f := m.Get(e)
@@ -65,10 +65,43 @@ func IsBody(w *arche.World, e arche.Entity) bool {
 	return w.Alive(e) && hasBody(w, e)
 }
 
-// hasBody reports whether live entity e has the body components; they are
-// added and removed together, so two of them stand for all seven.
+// hasBody reports whether live entity e has all seven body components.
 func hasBody(w *arche.World, e arche.Entity) bool {
-	return w.Has(e, arche.ComponentID[components.Body](w)) && w.Has(e, arche.ComponentID[components.Transform](w))
+	return MissingBodyComponent(w, e) == ""
+}
+
+// bodyComponents returns the IDs and names of the seven body components.
+func bodyComponents(w *arche.World) [7]struct {
+	id   arche.ID
+	name string
+} {
+	return [7]struct {
+		id   arche.ID
+		name string
+	}{
+		{arche.ComponentID[components.Transform](w), "Transform"},
+		{arche.ComponentID[components.Velocity](w), "Velocity"},
+		{arche.ComponentID[components.Shape](w), "Shape"},
+		{arche.ComponentID[components.Material](w), "Material"},
+		{arche.ComponentID[components.Body](w), "Body"},
+		{arche.ComponentID[components.Mass](w), "Mass"},
+		{arche.ComponentID[components.Force](w), "Force"},
+	}
+}
+
+// MissingBodyComponent returns the name of the first of the seven body
+// components (Transform, Velocity, Shape, Material, Body, Mass, Force) that
+// live entity e lacks, or "" if it has them all. [NewBody] adds them
+// together and [RemoveBody] removes them together; a game that removes one
+// itself leaves an entity the physics reports in [Report] and does not
+// simulate.
+func MissingBodyComponent(w *arche.World, e arche.Entity) string {
+	for _, c := range bodyComponents(w) {
+		if !w.Has(e, c.id) {
+			return c.name
+		}
+	}
+	return ""
 }
 
 // ApplyForce adds force f (N), applied at the world point p, to the force and
@@ -254,15 +287,27 @@ func IsSleeping(w *arche.World, e arche.Entity) bool {
 }
 
 // RemoveBody removes the body components (and the Sleeping tag) from e,
-// keeping the entity and the game's own components. To remove the entity
+// keeping the entity and the game's own components; of a body missing some
+// of them, the ones left. To remove the entity
 // itself, call arche's World.RemoveEntity; either way the physics forgets the
 // body on the next tick.
 func RemoveBody(w *arche.World, e arche.Entity) error {
-	if !IsBody(w, e) {
+	if !w.Alive(e) {
+		return fmt.Errorf("tumble: %s: %w (removed)", entityString(e), ErrNotBody)
+	}
+	// Whatever is left of a body a game took apart goes too.
+	var ids [7]arche.ID
+	n := 0
+	for _, c := range bodyComponents(w) {
+		if w.Has(e, c.id) {
+			ids[n] = c.id
+			n++
+		}
+	}
+	if n == 0 {
 		return fmt.Errorf("tumble: %s: %w", entityString(e), ErrNotBody)
 	}
 	removeSleeping(w, e)
-	m := newBodyMap(w)
-	m.Remove(e)
+	w.Remove(e, ids[:n]...)
 	return nil
 }

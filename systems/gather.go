@@ -4,6 +4,7 @@ import (
 	"math"
 
 	arche "github.com/mlange-42/arche/ecs"
+	"github.com/mlange-42/arche/generic"
 	"github.com/tumble2d/tumble/components"
 	"github.com/tumble2d/tumble/ecs"
 	"github.com/tumble2d/tumble/solver"
@@ -283,6 +284,7 @@ func (p *Physics) gather(w *arche.World) (woke bool) {
 	wake := p.sleep.wakeNow[:0]
 
 	q := p.awakeFilter.Query(w)
+	seen := q.Count()
 	for q.Next() {
 		t, v, s, mat, b, m, f := q.Get()
 		e := q.Entity()
@@ -338,6 +340,7 @@ func (p *Physics) gather(w *arche.World) (woke bool) {
 
 	inSets := 0
 	q = p.sleepingFilter.Query(w)
+	seen += q.Count()
 	for q.Next() {
 		t, v, s, mat, b, m, f := q.Get()
 		e := q.Entity()
@@ -358,6 +361,11 @@ func (p *Physics) gather(w *arche.World) (woke bool) {
 		}
 		p.frozen.add(e, *t, *s, *mat, true, half)
 	}
+	if qb := p.anyBody.Query(w); qb.Count() > seen {
+		p.reportIncomplete(qb)
+	} else {
+		qb.Close()
+	}
 	if inSets < p.sleep.members {
 		wake = p.sleep.brokenSets(w, p.sleepingID, wake)
 	}
@@ -375,4 +383,16 @@ func (p *Physics) gather(w *arche.World) (woke bool) {
 		return true
 	}
 	return false
+}
+
+// reportIncomplete reports, from q (the entities with a Body component,
+// which it closes), those that lack another of the seven body components:
+// a game removed one itself, and the physics queries no longer see them.
+func (p *Physics) reportIncomplete(q generic.Query1[components.Body]) {
+	for q.Next() {
+		if c := ecs.MissingBodyComponent(p.world, q.Entity()); c != "" {
+			p.errs = append(p.errs, ecs.BodyError{Entity: q.Entity(), Field: c,
+				Reason: "is missing: the seven body components go together (ecs.NewBody adds them, ecs.RemoveBody removes them)"})
+		}
+	}
 }

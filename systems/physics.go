@@ -34,8 +34,11 @@ type Physics struct {
 
 	awakeFilter    *bodyFilter
 	sleepingFilter *bodyFilter
-	bodies         bodyMap
-	sleepingID     arche.ID
+	// anyBody finds the entities with a Body component, to report those a
+	// game took some of the other body components from.
+	anyBody    *generic.Filter1[components.Body]
+	bodies     bodyMap
+	sleepingID arche.ID
 	// sleepingIDs is sleepingID as the argument list of arche's Add and
 	// Remove: spreading a kept slice does not allocate, while passing the ID
 	// alone allocated a one-element slice for every body put to sleep or
@@ -104,7 +107,14 @@ func New(cfg Config) (*Physics, error) {
 	if cfg.ProfileContext == nil {
 		cfg.ProfileContext = context.Background()
 	}
-	p := &Physics{cfg: cfg}
+	p := &Physics{}
+	p.setup(cfg)
+	return p, nil
+}
+
+// setup gives p, zero, the settings and the state of a new system set.
+func (p *Physics) setup(cfg Config) {
+	p.cfg = cfg
 	p.params = solver.Params{Dt: cfg.Dt, SubSteps: cfg.SubSteps, Gravity: cfg.Gravity,
 		ContactHertz: cfg.ContactHertz, ContactDampingRatio: cfg.ContactDampingRatio,
 		MaxPushOut: cfg.MaxPushOut, RestitutionThreshold: cfg.RestitutionThreshold,
@@ -116,7 +126,6 @@ func New(cfg Config) (*Physics, error) {
 	p.narrowTask.ph = p
 	p.prepareTask.ph = p
 	p.storeTask.ph = p
-	return p, nil
 }
 
 // Config returns the settings the system was made with.
@@ -124,8 +133,22 @@ func (p *Physics) Config() Config { return p.cfg }
 
 // Initialize registers the physics components, filters and resources on w
 // (Gravity from the config, Profile, Report) and starts the workers. A world
-// has one Physics.
+// has one Physics. Called again, it finalizes the first call before it
+// starts anew: after arche's World.Reset (which removes the resources), a
+// level restart is Initialize and then the new level's bodies.
 func (p *Physics) Initialize(w *arche.World) {
+	if p.world != nil {
+		// Initialized before and not finalized: stop those workers (each
+		// Initialize of a level restart leaked a pool of them) and
+		// unregister those filters first.
+		p.Finalize(p.world)
+	}
+	// Start from a new state: the sleeping islands, cached contacts and
+	// frozen rows of a world that was reset would name entities that the
+	// new level reuses.
+	cfg := p.cfg
+	*p = Physics{}
+	p.setup(cfg)
 	p.world = w
 	p.awakeFilter = generic.NewFilter7[components.Transform, components.Velocity, components.Shape,
 		components.Material, components.Body, components.Mass, components.Force]().
@@ -135,6 +158,8 @@ func (p *Physics) Initialize(w *arche.World) {
 		components.Material, components.Body, components.Mass, components.Force]().
 		With(generic.T[components.Sleeping]())
 	p.sleepingFilter.Register(w)
+	p.anyBody = generic.NewFilter1[components.Body]()
+	p.anyBody.Register(w)
 	p.bodies = generic.NewMap7[components.Transform, components.Velocity, components.Shape,
 		components.Material, components.Body, components.Mass, components.Force](w)
 	p.sleepingID = arche.ComponentID[components.Sleeping](w)
@@ -162,6 +187,7 @@ func (p *Physics) Initialize(w *arche.World) {
 func (p *Physics) Finalize(w *arche.World) {
 	p.awakeFilter.Unregister(w)
 	p.sleepingFilter.Unregister(w)
+	p.anyBody.Unregister(w)
 	if p.gravity.Has() {
 		p.gravity.Remove()
 	}
@@ -187,6 +213,9 @@ const maxWakePasses = 3
 func (p *Physics) Update(w *arche.World) {
 	if w != p.world {
 		panic("tumble: Physics.Update on a world it was not initialised with")
+	}
+	if !p.profile.Has() {
+		panic("tumble: Physics.Update: the world has lost the physics resources (arche's World.Reset removes them): call Physics.Initialize again")
 	}
 	prof := p.profile.Get()
 	*prof = ecs.Profile{}

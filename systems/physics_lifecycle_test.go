@@ -1,0 +1,116 @@
+package systems_test
+
+import (
+	"errors"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	arche "github.com/mlange-42/arche/ecs"
+	"github.com/tumble2d/tumble/components"
+	"github.com/tumble2d/tumble/ecs"
+	"github.com/tumble2d/tumble/systems"
+)
+
+// TestPhysicsLevelRestart: a game restarts a level with arche's World.Reset,
+// which removes every entity and resource. Update then stops with a panic
+// that says to call Initialize again (not a nil interface conversion deep
+// in the step); after Initialize, the rebuilt level must step exactly as the
+// same level in a new world, with nothing left of the old level's sleeping
+// islands or cached contacts.
+func TestPhysicsLevelRestart(t *testing.T) {
+	level := func(s *sim) []arche.Entity {
+		s.add(ground())
+		return boxStack(s, 0, 3)
+	}
+	fresh := newSim(t, nil)
+	want := level(fresh)
+	fresh.run(90)
+
+	s := newSim(t, nil)
+	runUntilAsleep(t, s, level(s), 180)
+	s.w.Reset()
+	func() {
+		defer func() {
+			r := recover()
+			if msg, _ := r.(string); !strings.Contains(msg, "call Physics.Initialize again") {
+				t.Errorf("Update after World.Reset: panic %v, want one that says to call Initialize again", r)
+			}
+		}()
+		s.p.Update(s.w)
+	}()
+	s.p.Initialize(s.w)
+	got := level(s)
+	s.run(90)
+	for i := range got {
+		if a, b := s.transform(got[i]), fresh.transform(want[i]); a != b {
+			t.Fatalf("box %d after the restart: %+v, in a new world %+v", i, a, b)
+		}
+	}
+}
+
+// TestPhysicsInitializeTwice: Initialize called again without Finalize must
+// stop the first call's workers: ten calls with 4 workers had left 27
+// goroutines running.
+func TestPhysicsInitializeTwice(t *testing.T) {
+	before := runtime.NumGoroutine()
+	cfg := systems.DefaultConfig()
+	cfg.Workers = 4
+	p, err := systems.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := arche.NewWorld()
+	for range 10 {
+		p.Initialize(&w)
+	}
+	if _, err := ecs.NewBody(&w, dynBox(0, 1, 0.5, 0.5)); err != nil {
+		t.Fatal(err)
+	}
+	p.Update(&w)
+	p.Finalize(&w)
+	after := runtime.NumGoroutine()
+	for i := 0; i < 100 && after > before; i++ {
+		time.Sleep(10 * time.Millisecond)
+		after = runtime.NumGoroutine()
+	}
+	if after > before {
+		t.Errorf("%d goroutines before, %d after ten Initialize calls and one Finalize", before, after)
+	}
+}
+
+// TestPhysicsBodyMissingAComponent: a game removes one of the seven body
+// components from a body itself. The body leaves the simulation, and must
+// be named in ecs.Report with the missing component; the commands must
+// return ErrNotBody rather than panic (ApplyForceToCenter dereferenced a
+// nil Force), and ecs.RemoveBody must take away the rest.
+func TestPhysicsBodyMissingAComponent(t *testing.T) {
+	s := newSim(t, nil)
+	s.add(ground())
+	box := s.add(dynBox(0, 0.5, 0.5, 0.5))
+	other := s.add(dynBox(3, 0.5, 0.5, 0.5))
+	s.run(1)
+	s.w.Remove(box, arche.ComponentID[components.Force](s.w))
+	s.run(1)
+	r := s.report()
+	if len(r) != 1 || r[0].Entity != box || r[0].Field != "Force" {
+		t.Fatalf("report %v, want the box's missing Force", r)
+	}
+	if ecs.IsBody(s.w, box) {
+		t.Errorf("IsBody is true for a body without Force")
+	}
+	if err := ecs.ApplyForceToCenter(s.w, box, components.V(1, 0)); !errors.Is(err, ecs.ErrNotBody) {
+		t.Errorf("ApplyForceToCenter on a body without Force: %v, want ErrNotBody", err)
+	}
+	if err := ecs.RemoveBody(s.w, box); err != nil {
+		t.Fatalf("RemoveBody on a body without Force: %v", err)
+	}
+	s.run(1)
+	if r := s.report(); len(r) != 0 || ecs.MissingBodyComponent(s.w, box) != "Transform" {
+		t.Errorf("after RemoveBody: report %v, missing %q; want an empty report and no body components left", r, ecs.MissingBodyComponent(s.w, box))
+	}
+	if !ecs.IsBody(s.w, other) {
+		t.Errorf("the other box is no longer a body")
+	}
+}
