@@ -199,7 +199,7 @@ func (p *Physics) collidePair(i int) uint8 {
 			mf.Normal = mf.Normal.Neg()
 		}
 		centreA, centreB = centreA.Sub(offA), centreB.Sub(offB)
-	} else {
+	} else if mf.Points[0].Separation > 0 || mf.Count == 2 && mf.Points[1].Separation > 0 {
 		dv, _ := p.relMotion(ia, ib)
 		centreB = centreB.Sub(narrowphase.AimBoxes(&mf, a.half, a.xf, b.half, b.xf, dv, p.cfg.Dt, margin))
 	}
