@@ -388,9 +388,23 @@ func (s *Solver) Solve(ex Executor, prm *Params) {
 }
 
 // solveLarge runs the substeps over the coloured large islands: each stage
-// goes colour by colour, the overflow first on one worker. With wideKernel
+// goes colour by colour, the overflow first on one worker (last when the
+// colours are taken backwards). With wideKernel
 // the colours are solved four contacts at a time (wide.go); the results are
 // those of the scalar kernels.
+//
+// The solve and the relax sweep the colours, and the points of each
+// contact, in the order t.flip gives: forwards in the solve of even
+// substeps, backwards in their relax, and the other way round in odd ones,
+// as solveIsland does with the points. Greedy colouring in link order puts
+// the contacts of each body in a fixed order that is not a sweep through
+// the pile: in a pyramid of base 20, 176 of the 190 boxes standing on two
+// had the support on their right solved before the one on their left.
+// With one Gauss-Seidel pass per stage that order leaves a bias the next
+// pass does not undo, and at 60 Hz the pile never settled: its top slid
+// 1.28 m to the right in 20 s (to the left with the bodies made right to
+// left) while an island solved whole in link order slept at step 62. Taken
+// back and forth, the pyramid sleeps at step 121 with its top within 1 mm.
 func (s *Solver) solveLarge(ex Executor) {
 	t := &s.task
 	for sub := 0; sub < s.p.substeps; sub++ {
@@ -410,13 +424,36 @@ func (s *Solver) solveLarge(ex Executor) {
 	s.colorStage(ex, modeRestitution, 0)
 }
 
+// colorStage runs one stage over the overflow and the colours, in that
+// order, or with t.flip in the reverse order (the solve and the relax; see
+// solveLarge).
 func (s *Solver) colorStage(ex Executor, mode int, elapsed float64) {
 	t := &s.task
 	t.mode, t.elapsed = mode, elapsed
+	reverse := t.flip && (mode == modeSolve || mode == modeRelax)
+	if !reverse {
+		s.overflowStage()
+	}
+	s.colorsStage(ex, mode, elapsed, reverse)
+	if reverse {
+		t.mode = mode
+		s.overflowStage()
+	}
+}
+
+// overflowStage runs the current stage over the overflow contacts, on the
+// calling goroutine.
+func (s *Solver) overflowStage() {
+	t := &s.task
 	if s.colorStart[0] > s.largeStart {
 		t.base = int(s.largeStart)
 		t.Run(0, int(s.colorStart[0]-s.largeStart), 0)
 	}
+}
+
+// colorsStage runs a stage over the colours, the last first with reverse.
+func (s *Solver) colorsStage(ex Executor, mode int, elapsed float64, reverse bool) {
+	t := &s.task
 	if s.wide {
 		switch mode {
 		case modeWarmStart:
@@ -429,7 +466,12 @@ func (s *Solver) colorStage(ex Executor, mode int, elapsed float64) {
 		case modeRestitution:
 			t.mode = modeWideRestitution
 		}
-		for k := 0; k+1 < len(s.blockStart); k++ {
+		n := len(s.blockStart) - 1
+		for i := 0; i < n; i++ {
+			k := i
+			if reverse {
+				k = n - 1 - i
+			}
 			if mode == modeRestitution && !s.restitutes(k) {
 				continue
 			}
@@ -442,7 +484,12 @@ func (s *Solver) colorStage(ex Executor, mode int, elapsed float64) {
 	// colour and stage to stage (the contacts of a colour are in body order):
 	// handing blocks out first come first served bounced body rows between
 	// the cores' caches and made tumbler slower on 2 workers than on 1.
-	for k := 0; k+1 < len(s.colorStart); k++ {
+	n := len(s.colorStart) - 1
+	for i := 0; i < n; i++ {
+		k := i
+		if reverse {
+			k = n - 1 - i
+		}
 		if mode == modeRestitution && !s.restitutes(k) {
 			continue
 		}
