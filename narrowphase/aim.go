@@ -231,8 +231,8 @@ func firstTouch(d, v components.Vec2, r float64) (t float64, ok bool) {
 // creeping sideways at 1 mm/s while the gap closed at 1 um/s, would have
 // taken its arms 0.1 m away.
 //
-// The reference face is chosen here rather than by CollideBoxes' rule
-// (see boxManifoldOn's caller). Where two faces' gaps cross at the closest
+// The reference face is not always CollideBoxes' (see the body). Where
+// two faces' gaps cross at the closest
 // approach (the boxes slide past each other, one face's gap closing while
 // the other's opens), no single face's gap stays open through the step;
 // the one whose gap falls least is kept, and may still stop the boxes for
@@ -312,16 +312,17 @@ func AimBoxes(m *Manifold, ha components.Vec2, xfA components.Transform, hb comp
 	}
 	xf := xfB
 	xf.P = xfB.P.MulAdd(t, dv)
-	// The reference face is chosen here, not by CollideBoxes, whose
-	// hysteresis keeps A's face while B's is within referenceTolerance of
-	// it: at a touch or a close pass two faces often are, and the one it
-	// kept was receding, so that its gap, carried back to the start of the
-	// step, was already closed (by 2 cm for a box grazing another's corner).
-	// At an impact it is the face of the entry axis; at a closest approach,
-	// the face that is farthest apart.
-	// CollideBoxes' own manifold is kept where it agrees: its rule keeps the
-	// feature ids of resting pairs from flipping, and so their warm starts
-	// (a woken resting pile moved at 6.8 mm/s where it moved at under 5).
+	// CollideBoxes keeps A's face while B's is within referenceTolerance of
+	// it, so that resting pairs keep their feature ids and warm starts. At a
+	// touch or a close pass two faces often are that close, and the face it
+	// kept could be receding, its gap carried back to the start of the step
+	// already closed (by 2 cm for a box grazing another's corner). So its
+	// manifold is kept only where it agrees: at an impact, a normal within a
+	// degree of the entry face's (a stricter test flipped the ids of resting
+	// pairs, and a woken pile moved at 6.8 mm/s where it moved under 5); at
+	// a pass, a gap that stays open through the step. Otherwise the entry
+	// face is used, or the best face of either box, whichever gap falls
+	// least.
 	var am Manifold
 	collideBoxes(&am, ha, xfA, hb, xf, margin)
 	switch {
