@@ -13,6 +13,12 @@ import (
 // no body.
 var ErrNotBody = errors.New("not a live body")
 
+// ErrWorldLocked is returned (wrapped) by [NewBody], [NewBodies] and
+// [RemoveBody] while an arche query is open: arche forbids creating and
+// removing entities and components then. Close the query first, or collect
+// the work and do it after the loop.
+var ErrWorldLocked = errors.New("the world is locked by an open query")
+
 func errorf(format string, args ...any) error {
 	return fmt.Errorf("tumble: "+format, args...)
 }
@@ -244,7 +250,10 @@ func SetMass(w *arche.World, e arche.Entity, mass, inertia float64) error {
 }
 
 // Wake wakes body e if it sleeps. The rest of its sleeping island wakes on the
-// next tick, when e touches it.
+// next tick, when e touches it. Inside a game's open query, where arche
+// forbids removing the Sleeping tag, e wakes at the start of the next
+// physics Update instead (IsSleeping reports it asleep until then); so do
+// the commands that wake the bodies they change.
 func Wake(w *arche.World, e arche.Entity) error {
 	if !IsBody(w, e) {
 		return fmt.Errorf("tumble: %s: %w", entityString(e), ErrNotBody)
@@ -253,28 +262,48 @@ func Wake(w *arche.World, e arche.Entity) error {
 	return nil
 }
 
-// removeSleeping removes the Sleeping tag from e if it has it.
+// removeSleeping removes the Sleeping tag from e if it has it, or, while
+// the world is locked, queues e for the physics to wake.
 func removeSleeping(w *arche.World, e arche.Entity) {
-	if ids := sleepingIDs(w); w.Has(e, ids[0]) {
-		w.Remove(e, ids...)
+	tag := sleepingTagOf(w)
+	if !w.Has(e, tag.ids[0]) {
+		return
 	}
+	if w.IsLocked() {
+		tag.pending = append(tag.pending, e)
+		return
+	}
+	w.Remove(e, tag.ids...)
 }
 
 // sleepingTag is a world resource that keeps the Sleeping tag's ID as the
-// argument list of arche's World.Remove. Wake is called on every impulse and
-// velocity a game sets, and a list built per call escapes to the heap.
-type sleepingTag struct{ ids []arche.ID }
+// argument list of arche's World.Remove (Wake is called on every impulse and
+// velocity a game sets, and a list built per call escapes to the heap), and
+// the bodies woken while the world was locked.
+type sleepingTag struct {
+	ids     []arche.ID
+	pending []arche.Entity
+}
 
-// sleepingIDs returns w's kept argument list for the Sleeping tag, adding
-// the resource on first use.
-func sleepingIDs(w *arche.World) []arche.ID {
+// sleepingTagOf returns w's sleepingTag resource, adding it on first use.
+func sleepingTagOf(w *arche.World) *sleepingTag {
 	id := arche.ResourceID[sleepingTag](w)
 	if r, ok := w.Resources().Get(id).(*sleepingTag); ok {
-		return r.ids
+		return r
 	}
 	r := &sleepingTag{ids: []arche.ID{arche.ComponentID[components.Sleeping](w)}}
 	w.Resources().Add(id, r)
-	return r.ids
+	return r
+}
+
+// TakePendingWakes appends to dst the bodies that commands woke while an
+// arche query held the world locked, forgets them, and returns dst. The
+// physics system calls it at the start of each Update and wakes them.
+func TakePendingWakes(w *arche.World, dst []arche.Entity) []arche.Entity {
+	tag := sleepingTagOf(w)
+	dst = append(dst, tag.pending...)
+	tag.pending = tag.pending[:0]
+	return dst
 }
 
 // IsSleeping reports whether body e is asleep.
@@ -294,6 +323,9 @@ func IsSleeping(w *arche.World, e arche.Entity) bool {
 func RemoveBody(w *arche.World, e arche.Entity) error {
 	if !w.Alive(e) {
 		return fmt.Errorf("tumble: %s: %w (removed)", entityString(e), ErrNotBody)
+	}
+	if w.IsLocked() {
+		return fmt.Errorf("tumble: RemoveBody(%s): %w", entityString(e), ErrWorldLocked)
 	}
 	// Whatever is left of a body a game took apart goes too.
 	var ids [7]arche.ID

@@ -24,9 +24,11 @@
 // # Data flow
 //
 // Games may read and write Transform, Velocity and Force between ticks; the
-// physics system reads every component once per tick. The functions here
-// perform structural changes (create, remove, wake) and so must not be called
-// while a query is open or while the physics step runs.
+// physics system reads every component once per tick. None of the functions
+// here may run while the physics step runs. Inside a game's own open query,
+// where arche forbids structural changes, the commands still work: a
+// sleeping body they wake wakes at the start of the next Update (see
+// [Wake]); creating and removing bodies returns [ErrWorldLocked].
 //
 // # Concurrency
 //

@@ -1,6 +1,7 @@
 package ecs
 
 import (
+	"fmt"
 	arche "github.com/mlange-42/arche/ecs"
 	"github.com/mlange-42/arche/generic"
 	"github.com/tumble2d/tumble/components"
@@ -25,6 +26,9 @@ func newBodyMap(w *arche.World) bodyMap {
 func NewBody(w *arche.World, def BodyDef) (arche.Entity, error) {
 	if err := def.Validate(); err != nil {
 		return arche.Entity{}, err
+	}
+	if w.IsLocked() {
+		return arche.Entity{}, fmt.Errorf("tumble: NewBody: %w", ErrWorldLocked)
 	}
 	var e arche.Entity
 	if def.StartAsleep {
@@ -53,6 +57,9 @@ func NewBodies(w *arche.World, defs []BodyDef, dst []arche.Entity) ([]arche.Enti
 			err.(*DefError).Index = i
 			return dst, err
 		}
+	}
+	if w.IsLocked() {
+		return dst, fmt.Errorf("tumble: NewBodies: %w", ErrWorldLocked)
 	}
 	var awake bodyMap
 	var asleep sleepingBodyMap

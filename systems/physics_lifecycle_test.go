@@ -8,6 +8,7 @@ import (
 	"time"
 
 	arche "github.com/mlange-42/arche/ecs"
+	"github.com/mlange-42/arche/generic"
 	"github.com/tumble2d/tumble/components"
 	"github.com/tumble2d/tumble/ecs"
 	"github.com/tumble2d/tumble/systems"
@@ -112,5 +113,39 @@ func TestPhysicsBodyMissingAComponent(t *testing.T) {
 	}
 	if !ecs.IsBody(s.w, other) {
 		t.Errorf("the other box is no longer a body")
+	}
+}
+
+// TestPhysicsCommandsInsideAGameQuery: a game applies an impulse to each of
+// its tagged bodies inside its own arche query loop, which locks the world.
+// On a sleeping body the command used to remove the Sleeping tag there and
+// panic ("attempt to modify a locked world"); now the body wakes at the
+// start of the next Update, with the impulse applied. Creating or removing
+// a body in the loop returns ErrWorldLocked instead of panicking.
+func TestPhysicsCommandsInsideAGameQuery(t *testing.T) {
+	type tagged struct{}
+	s := newSim(t, nil)
+	s.add(ground())
+	box := s.add(dynBox(0, 0.5, 0.5, 0.5))
+	tags := generic.NewMap1[tagged](s.w)
+	tags.Add(box)
+	runUntilAsleep(t, s, []arche.Entity{box}, 180)
+	m := s.mass.Get(box).Mass
+	f := generic.NewFilter1[tagged]()
+	q := f.Query(s.w)
+	for q.Next() {
+		if err := ecs.ApplyLinearImpulse(s.w, q.Entity(), components.V(0, 5*m), s.pos(q.Entity())); err != nil {
+			t.Errorf("ApplyLinearImpulse in a query: %v", err)
+		}
+		if _, err := ecs.NewBody(s.w, dynBox(3, 0.5, 0.5, 0.5)); !errors.Is(err, ecs.ErrWorldLocked) {
+			t.Errorf("NewBody in a query: %v, want ErrWorldLocked", err)
+		}
+		if err := ecs.RemoveBody(s.w, q.Entity()); !errors.Is(err, ecs.ErrWorldLocked) {
+			t.Errorf("RemoveBody in a query: %v, want ErrWorldLocked", err)
+		}
+	}
+	s.run(1)
+	if s.asleep(box) || !(s.v(box).Lin.Y > 4) {
+		t.Errorf("after the next tick: asleep %v, velocity %v; want awake and rising at about 5 m/s", s.asleep(box), s.v(box).Lin)
 	}
 }

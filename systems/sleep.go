@@ -37,7 +37,10 @@ type sleeper struct {
 	urgent  []arche.Entity // touched by an awake body this tick: wake now
 	wakeNow []arche.Entity
 	toSleep []arche.Entity
-	spare   []sleepSet // lists of woken sets, kept for reuse
+	// commanded lists the bodies a game woke while its query locked the
+	// world (ecs.TakePendingWakes).
+	commanded []arche.Entity
+	spare     []sleepSet // lists of woken sets, kept for reuse
 	// woken holds the contacts of the sets woken this tick, for the
 	// contact preparation to warm start them (see prepareContacts).
 	woken []cachedContact
@@ -196,6 +199,10 @@ func (p *Physics) applyWakes(w *arche.World) {
 	if len(p.sleep.pending) > 0 {
 		p.sleep.wake(w, p.sleep.pending, p.sleepingIDs)
 		p.sleep.pending = p.sleep.pending[:0]
+	}
+	// Bodies a game woke inside its own query loop (ecs.Wake).
+	if p.sleep.commanded = ecs.TakePendingWakes(w, p.sleep.commanded[:0]); len(p.sleep.commanded) > 0 {
+		p.sleep.wake(w, p.sleep.commanded, p.sleepingIDs)
 	}
 }
 
