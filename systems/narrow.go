@@ -200,8 +200,15 @@ func (p *Physics) collidePair(i int) uint8 {
 		}
 		centreA, centreB = centreA.Sub(offA), centreB.Sub(offB)
 	} else if mf.Points[0].Separation > 0 || mf.Count == 2 && mf.Points[1].Separation > 0 {
-		dv, _ := p.relMotion(ia, ib)
-		centreB = centreB.Sub(narrowphase.AimBoxes(&mf, a.half, a.xf, b.half, b.xf, dv, p.cfg.Dt, margin))
+		// AimBoxes follows the translation only. Where the spin moves the
+		// corners as fast as half the translation, the impact it finds is
+		// not the one that comes: a 0.05 x 2 m box at 20 m/s turning at 35
+		// rad/s sank 5.5 cm into a resting box, where the start manifold
+		// held it 2.7 cm off, and over 400 random spinning pairs overlaps
+		// past 5 cm went from 4 to 19 (a review's probes).
+		if dv, spin := p.relMotion(ia, ib); spin < 0.5*dv.Len() {
+			centreB = centreB.Sub(narrowphase.AimBoxes(&mf, a.half, a.xf, b.half, b.xf, dv, p.cfg.Dt, margin))
+		}
 	}
 	p.manifolds[i] = mf
 	p.pairEnts[i] = [2]arche.Entity{p.entity(ia), p.entity(ib)}
