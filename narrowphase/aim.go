@@ -201,8 +201,10 @@ func firstTouch(d, v components.Vec2, r float64) (t float64, ok bool) {
 // of half extents hb at pose xfB, with m their speculative manifold
 // (CollideBoxes, margin its margin) and dv B's velocity relative to A. The
 // boxes' turns within the step are left out: B moves on a straight line in
-// A's frame. It returns the shift of B's centre (offB; offA is zero) from
-// which a solver must take B's lever arms.
+// A's frame. h is the horizon: the step, or as far past it as the solver
+// predicts (the engine passes the step and one substep). It returns the
+// shift of B's centre (offB; offA is zero) from which a solver must take
+// B's lever arms.
 //
 // The start manifold takes the closest features now, and a box whose path
 // misses another's corner is often nearest that corner first: a box falling

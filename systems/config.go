@@ -91,7 +91,7 @@ type Config struct {
 // DefaultConfig returns the settings of the canonical scenes: dt 1/60 s, 4
 // substeps, gravity (0, -10), sleep on, Box2D v3's contact settings (but 60 Hz
 // contacts, Box2D's own cap at 4 substeps, where Box2D defaults to 30 Hz:
-// large_pyramid sags 0.55 m in 500 steps, Box2D v3.1.1 0.73 m) and mixing
+// large_pyramid sags 0.52 m in 500 steps, Box2D v3.1.1 0.73 m) and mixing
 // rules, all cores. At 60 Hz a heavy body on a much lighter one (mass ratio
 // 75 and more) does not settle; set ContactHertz to 30 for such scenes.
 func DefaultConfig() Config {
