@@ -151,22 +151,7 @@ func AimBoxCircle(m *Manifold, half components.Vec2, xfA components.Transform, r
 		if !(u.Dot(c.Sub(clampToBox(c, half))) < 0) {
 			return offA, offB // moving away: the gap opens
 		}
-		lo, hi := 0.0, h
-		const g = 0.6180339887498949 // (sqrt 5 - 1)/2
-		x1, x2 := hi-g*(hi-lo), lo+g*(hi-lo)
-		f1, f2 := dist(x1), dist(x2)
-		for range 40 {
-			if f1 <= f2 {
-				hi, x2, f2 = x2, x1, f1
-				x1 = hi - g*(hi-lo)
-				f1 = dist(x1)
-			} else {
-				lo, x1, f1 = x1, x2, f2
-				x2 = lo + g*(hi-lo)
-				f2 = dist(x2)
-			}
-		}
-		p := c.MulAdd(0.5*(lo+hi), u)
+		p := c.MulAdd(goldenMin(dist, h, 40), u)
 		q = clampToBox(p, half)
 		w := p.Sub(q)
 		l := w.Len()
@@ -421,31 +406,15 @@ func faceSeparation(h, ho components.Vec2, rel components.Transform, i int) floa
 // of separated corners, whose normal is undefined there.
 func boxManifoldOn(m *Manifold, ha components.Vec2, xfA components.Transform, hb components.Vec2, xfB components.Transform,
 	onB bool, face int, touching bool, margin float64) {
-	var w [4]components.Vec2
-	if !onB {
-		rel := relative(xfA, xfB)
-		sep := faceSeparation(ha, hb, rel, face)
-		if touching {
-			sep = min(sep, 0)
-		}
-		boxVertices(&w, hb, rel)
-		refManifold(m, ha, xfA, face, sep, &w, rel.R, margin)
-		return
+	href, xfRef, ho, rel := ha, xfA, hb, relative(xfA, xfB)
+	if onB {
+		href, xfRef, ho, rel = hb, xfB, ha, relative(xfB, xfA)
 	}
-	rel := relative(xfB, xfA)
-	sep := faceSeparation(hb, ha, rel, face)
+	sep := faceSeparation(href, ho, rel, face)
 	if touching {
 		sep = min(sep, 0)
 	}
-	boxVertices(&w, ha, rel)
-	refManifold(m, hb, xfB, face, sep, &w, rel.R, margin)
-	if m.Count == 0 {
-		return
-	}
-	m.Normal = m.Normal.Neg()
-	for i := 0; i < m.Count; i++ {
-		m.Points[i].ID |= idRefIsB
-	}
+	faceManifold(m, href, xfRef, ho, rel, face, sep, margin, onB)
 }
 
 // closestApproach returns the time in [0, h] at which a box of half extents
@@ -466,19 +435,25 @@ func closestApproach(ha components.Vec2, xfA components.Transform, hb components
 		}
 		return s
 	}
+	return goldenMin(dist, h, 20) // the bracket shrinks to 7e-5 of h
+}
+
+// goldenMin returns the middle of the bracket that iters steps of a
+// golden-section search leave around the minimum of f, convex on [0, h].
+func goldenMin(f func(float64) float64, h float64, iters int) float64 {
 	lo, hi := 0.0, h
 	const g = 0.6180339887498949 // (sqrt 5 - 1)/2
 	x1, x2 := hi-g*(hi-lo), lo+g*(hi-lo)
-	f1, f2 := dist(x1), dist(x2)
-	for range 20 { // the bracket shrinks to 7e-5 of h
+	f1, f2 := f(x1), f(x2)
+	for range iters {
 		if f1 <= f2 {
 			hi, x2, f2 = x2, x1, f1
 			x1 = hi - g*(hi-lo)
-			f1 = dist(x1)
+			f1 = f(x1)
 		} else {
 			lo, x1, f1 = x1, x2, f2
 			x2 = lo + g*(hi-lo)
-			f2 = dist(x2)
+			f2 = f(x2)
 		}
 	}
 	return 0.5 * (lo + hi)
