@@ -42,35 +42,13 @@ func TestAimCircles(t *testing.T) {
 		// R, or take the scan's closest approach.
 		dist := func(ti float64) float64 { return d.MulAdd(ti, dv).Len() }
 		tEnd := 4 * (d.Len() + ra + rb) / dv.Len()
-		dt := tEnd / 1e4
-		hit, best := -1.0, math.Inf(1)
-		for i := 0; i <= 1e4; i++ {
-			ti := float64(i) * dt
-			if l := dist(ti); l <= ra+rb {
-				lo, hi := ti-dt, ti
-				for j := 0; j < 60; j++ {
-					if mid := 0.5 * (lo + hi); dist(mid) <= ra+rb {
-						hi = mid
-					} else {
-						lo = mid
-					}
-				}
-				hit = hi
-				break
-			} else {
-				best = min(best, l)
-			}
-		}
+		hit := firstAtOrBelow(dist, ra+rb, tEnd, 1e4)
 		if hit < 0 {
 			// They pass: the normal is the line of centres where they
 			// come closest within h, found by a fine scan of [0, h].
 			passed++
-			tc, dc := 0.0, math.Inf(1)
-			for i := 0; i <= 1e4; i++ {
-				if ti := h * float64(i) / 1e4; dist(ti) < dc {
-					tc, dc = ti, dist(ti)
-				}
-			}
+			_, best := scanMin(dist, tEnd, 1e4)
+			tc, _ := scanMin(dist, h, 1e4)
 			want := d.MulAdd(tc, dv)
 			want = want.Scale(1 / want.Len())
 			if m.Count != 1 || m.Normal.Sub(want).Len() > 1e-3 {
@@ -142,35 +120,15 @@ func TestAimBoxCircle(t *testing.T) {
 			q := components.V(max(-half.X, min(c.X, half.X)), max(-half.Y, min(c.Y, half.Y)))
 			return q, c.Sub(q).Len()
 		}
+		dist := func(ti float64) float64 { _, d := closest(ti); return d }
 		tEnd := 4 * (pc.Sub(xfA.P).Len() + half.Len() + r) / dv.Len()
-		dt := tEnd / 1e4
-		hit := -1.0
-		for i := 0; i <= 1e4; i++ {
-			ti := float64(i) * dt
-			if _, d := closest(ti); d <= r {
-				lo, hi := ti-dt, ti
-				for j := 0; j < 60; j++ {
-					if mid := 0.5 * (lo + hi); func() bool { _, d := closest(mid); return d <= r }() {
-						hi = mid
-					} else {
-						lo = mid
-					}
-				}
-				hit = hi
-				break
-			}
-		}
+		hit := firstAtOrBelow(dist, r, tEnd, 1e4)
 		if hit < 0 {
 			// The path misses: the normal is where the centre comes
 			// closest to the box within h (or the start normal if it
 			// moves away), found by a fine scan of [0, h].
 			misses++
-			tc, dc := 0.0, math.Inf(1)
-			for i := 0; i <= 1e4; i++ {
-				if _, d := closest(h * float64(i) / 1e4); d < dc {
-					tc, dc = h*float64(i)/1e4, d
-				}
-			}
+			tc, _ := scanMin(dist, h, 1e4)
 			if tc == 0 {
 				if m != before {
 					t.Fatalf("case %d: a path moving away from the box was aimed: %+v", k, m)
@@ -277,22 +235,7 @@ func TestAimBoxes(t *testing.T) {
 			return sd
 		}
 		const samples = 400
-		hit := -1.0
-		for i := 0; i <= samples; i++ {
-			ti := h * float64(i) / samples
-			if dist(ti) <= 0 {
-				lo, hi := ti-h/samples, ti
-				for range 60 {
-					if mid := 0.5 * (lo + hi); dist(mid) <= 0 {
-						hi = mid
-					} else {
-						lo = mid
-					}
-				}
-				hit = hi
-				break
-			}
-		}
+		hit := firstAtOrBelow(dist, 0, h, samples)
 		if m == before && hit < 0 && minSep(m)+h*dv.Dot(m.Normal) >= 0 {
 			kept++ // the start contact stays open through the step
 			continue
@@ -324,7 +267,7 @@ func TestAimBoxes(t *testing.T) {
 		end := h
 		if hit >= 0 {
 			end = hit
-		} else if closest(dist, h) < referenceTolerance {
+		} else if _, dmin := scanMin(dist, h, samples); dmin < referenceTolerance {
 			// A graze closer than the kernel's reference-face tolerance
 			// may be reported as a touch of the other box's face, at
 			// either time.
@@ -361,11 +304,37 @@ func TestAimBoxes(t *testing.T) {
 	}
 }
 
-// closest returns the smallest of dist sampled finely over [0, h].
-func closest(dist func(float64) float64, h float64) float64 {
-	d := math.Inf(1)
-	for i := 0; i <= 400; i++ {
-		d = min(d, dist(h*float64(i)/400))
+// firstAtOrBelow returns the first time in [0, end] at which f is at most
+// level: the first of samples+1 evenly spaced times where it is, refined by
+// 60 bisections against the time before it; -1 if there is none.
+func firstAtOrBelow(f func(float64) float64, level, end float64, samples int) float64 {
+	dt := end / float64(samples)
+	for i := 0; i <= samples; i++ {
+		ti := float64(i) * dt
+		if f(ti) <= level {
+			lo, hi := ti-dt, ti
+			for range 60 {
+				if mid := 0.5 * (lo + hi); f(mid) <= level {
+					hi = mid
+				} else {
+					lo = mid
+				}
+			}
+			return hi
+		}
 	}
-	return d
+	return -1
+}
+
+// scanMin returns the time of the smallest of f at samples+1 evenly spaced
+// times in [0, end] (the first, on ties), and that smallest value.
+func scanMin(f func(float64) float64, end float64, samples int) (t, v float64) {
+	v = math.Inf(1)
+	for i := 0; i <= samples; i++ {
+		ti := end * float64(i) / float64(samples)
+		if fi := f(ti); fi < v {
+			t, v = ti, fi
+		}
+	}
+	return t, v
 }
