@@ -67,12 +67,12 @@ func (f *frozenRows) rememberSleeper(e arche.Entity, xf components.Transform, aa
 //   - the sleeping bodies that overlap a static body (or a kinematic body at
 //     rest) that was removed, moved or added, or a sleeping body that was
 //     removed or moved (even if a command woke it at once), at its old place
-//     or its new one: what rested on it,
-//     or is now pushed by it (b2DestroyBody and b2Body_SetTransform wake the
-//     touching islands). A sleeper is not always in the sleeping island of
-//     what it rests on: bodies created asleep belong to none, and a stack
-//     created asleep stayed in the air when its bottom box was removed. A
-//     resting kinematic set moving leaves the frozen rows, so what sleeps on
+//     or its new one: what rested on it, or is now pushed by it
+//     (b2DestroyBody and b2Body_SetTransform wake the touching islands). A
+//     sleeper is not always in the sleeping island of what it rests on:
+//     bodies created asleep belong to none, and a stack created asleep
+//     stayed in the air when its bottom box was removed. A resting
+//     kinematic set moving leaves the frozen rows, so what sleeps on
 //     it wakes in the tick it starts, and rides or falls with it.
 func (f *frozenRows) disturbed(w *arche.World, bodies *bodyMap, dst []arche.Entity) []arche.Entity {
 	cur := len(f.ents)

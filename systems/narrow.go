@@ -271,7 +271,8 @@ type pairInfo struct {
 	friction, restitution float64
 	// The points the lever arms are measured from: the body centres, or,
 	// for an aimed circle contact, each shifted so that the arm ends at the
-	// circle's own point (see collidePair).
+	// circle's own point, and for an aimed box contact B's centre at the
+	// aimed time (see collidePair).
 	centerA, centerB components.Vec2
 }
 

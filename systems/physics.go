@@ -107,12 +107,11 @@ func New(cfg Config) (*Physics, error) {
 	if cfg.ProfileContext == nil {
 		cfg.ProfileContext = context.Background()
 	}
-	p := &Physics{}
-	p.setup(cfg)
-	return p, nil
+	return &Physics{cfg: cfg}, nil // Initialize sets up the rest
 }
 
-// setup gives p, zero, the settings and the state of a new system set.
+// setup gives p, zero, the settings and the state of a new system set
+// (Initialize).
 func (p *Physics) setup(cfg Config) {
 	p.cfg = cfg
 	p.params = solver.Params{Dt: cfg.Dt, SubSteps: cfg.SubSteps, Gravity: cfg.Gravity,
