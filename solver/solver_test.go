@@ -64,7 +64,8 @@ func TestMakeSoftLimits(t *testing.T) {
 
 // TestParamsSoftness: contacts between moving bodies use ContactHertz capped
 // at a quarter of the substep rate; contacts against static or kinematic
-// bodies twice that.
+// bodies twice that; contacts between bodies of masses apart by more than
+// HeavyMassRatio the lower of ContactHertz and HeavyContactHertz.
 func TestParamsSoftness(t *testing.T) {
 	p := solver.DefaultParams()
 	h := p.Dt / float64(p.SubSteps)
@@ -74,9 +75,16 @@ func TestParamsSoftness(t *testing.T) {
 	if got, want := p.Softness(true), solver.MakeSoft(120, p.ContactDampingRatio, h); got != want {
 		t.Errorf("Softness(true) = %+v, want MakeSoft(120) %+v", got, want)
 	}
+	if got, want := p.HeavySoftness(), solver.MakeSoft(30, p.ContactDampingRatio, h); got != want {
+		t.Errorf("HeavySoftness() = %+v, want MakeSoft(30) %+v", got, want)
+	}
 	p.ContactHertz = 1000 // capped at 0.25 / h = 60 Hz
 	if got, want := p.Softness(false), solver.MakeSoft(0.25/h, p.ContactDampingRatio, h); got != want {
 		t.Errorf("capped Softness(false) = %+v, want MakeSoft(%g) %+v", got, 0.25/h, want)
+	}
+	p.ContactHertz = 20 // below HeavyContactHertz: the heavy contacts follow it
+	if got, want := p.HeavySoftness(), solver.MakeSoft(20, p.ContactDampingRatio, h); got != want {
+		t.Errorf("HeavySoftness() at ContactHertz 20 = %+v, want MakeSoft(20) %+v", got, want)
 	}
 }
 

@@ -21,6 +21,16 @@ type Params struct {
 	// at 4 substeps, with which large_pyramid sags 0.52 m in 500 steps
 	// (Box2D v3.1.1 at its default of 30 Hz: 0.73 m).
 	ContactHertz float64
+	// HeavyContactHertz is the stiffness of contacts between two moving
+	// bodies whose masses differ by more than HeavyMassRatio; the lower of it
+	// and ContactHertz applies. Default 30 Hz, Box2D v3's default for all
+	// contacts: at 60 Hz a 1 x 1 m box on a 4 x 0.1 m plank bounced and
+	// never slept from a mass ratio of 75, and Box2D's HighMassRatio1
+	// pyramids (tops 100 to 300 times heavier) collapsed.
+	HeavyContactHertz float64
+	// HeavyMassRatio is the mass ratio of two moving bodies above which
+	// their contact takes HeavyContactHertz; 0 turns that off.
+	HeavyMassRatio float64
 	// ContactDampingRatio is the damping ratio of the contact spring (10:
 	// heavily over-damped, so pushes never bounce).
 	ContactDampingRatio float64
@@ -38,12 +48,13 @@ type Params struct {
 }
 
 // DefaultParams returns the settings of the canonical scenes: dt 1/60 s,
-// 4 substeps, gravity (0, -10), contact softness 60 Hz with damping ratio
-// 10 and push-out 3 m/s, restitution threshold 1 m/s, speed cap 400 m/s,
+// 4 substeps, gravity (0, -10), contact softness 60 Hz (30 Hz between
+// bodies whose masses differ more than tenfold) with damping ratio 10 and
+// push-out 3 m/s, restitution threshold 1 m/s, speed cap 400 m/s,
 // colouring from 64 contacts per island.
 func DefaultParams() Params {
 	return Params{Dt: 1.0 / 60, SubSteps: 4, Gravity: components.Vec2{Y: -10},
-		ContactHertz: 60, ContactDampingRatio: 10, MaxPushOut: 3,
+		ContactHertz: 60, HeavyContactHertz: 30, HeavyMassRatio: 10, ContactDampingRatio: 10, MaxPushOut: 3,
 		RestitutionThreshold: 1, MaxLinearSpeed: 400, LargeIslandContacts: 64}
 }
 
@@ -56,6 +67,30 @@ func (p *Params) Softness(static bool) Softness {
 		hz *= 2
 	}
 	return MakeSoft(hz, p.ContactDampingRatio, h)
+}
+
+// HeavySoftness returns the contact softness between two moving bodies
+// whose masses differ by more than HeavyMassRatio.
+func (p *Params) HeavySoftness() Softness {
+	h := p.Dt / float64(p.SubSteps)
+	hz := math.Min(math.Min(p.ContactHertz, p.HeavyContactHertz), 0.25/h)
+	return MakeSoft(hz, p.ContactDampingRatio, h)
+}
+
+// heavyRatio is the ratio that [heavyPair] tests: +Inf when the heavy
+// softness is off, so that no pair of positive inverse masses passes.
+func (p *Params) heavyRatio() float64 {
+	if p.HeavyMassRatio == 0 {
+		return math.Inf(1)
+	}
+	return p.HeavyMassRatio
+}
+
+// heavyPair reports whether two dynamic bodies of inverse masses mA and mB
+// differ in mass by more than ratio. The scalar kernel and the wide lanes
+// (setLane) both decide with it, so they agree bit for bit.
+func heavyPair(mA, mB, ratio float64) bool {
+	return mA > ratio*mB || mB > ratio*mA
 }
 
 // maxRotation caps the turn of a body in one substep (rad), as Box2D v3's
@@ -75,6 +110,8 @@ type stepParams struct {
 	maxPushOut           float64
 	restitutionThreshold float64
 	soft, stiff          Softness // between moving bodies; against static or kinematic
+	heavy                Softness // between moving bodies of masses apart by more than heavyRatio
+	heavyRatio           float64
 }
 
 // Link is the part of a contact that islands and colouring need: which body
@@ -146,6 +183,9 @@ type Solver struct {
 	// impactSpeed is the restitution threshold of the step being built:
 	// SetContact runs before Solve has the step's parameters.
 	impactSpeed float64
+	// heavyRatio is the heavy mass ratio of the step being built, which
+	// SetContact needs before Solve sets the step's parameters.
+	heavyRatio float64
 	// totals[k] sums the normal impulses of contact k over the substeps,
 	// for the restitution of small islands (applyRestitution).
 	totals     [][2]float64
@@ -214,6 +254,7 @@ func (s *Solver) BuildIslands(prm *Params) Stats { return s.BuildIslandsOn(Seria
 // result is the same for any executor.
 func (s *Solver) BuildIslandsOn(ex Executor, prm *Params) Stats {
 	s.impactSpeed = prm.RestitutionThreshold
+	s.heavyRatio = prm.heavyRatio()
 	overlap := ex.Workers() > 1 && 2*s.lastColored >= s.lastLinks && s.lastColored > 0
 	if overlap {
 		s.islandTask.s = s
@@ -356,7 +397,7 @@ func (s *Solver) Solve(ex Executor, prm *Params) {
 	s.p = stepParams{dt: prm.Dt, h: h, invH: 1 / h, substeps: prm.SubSteps, gravity: prm.Gravity,
 		maxSpeed: prm.MaxLinearSpeed, maxAngularSpeed: prm.MaxAngularSpeed(),
 		maxPushOut: prm.MaxPushOut, restitutionThreshold: prm.RestitutionThreshold,
-		soft: prm.Softness(false), stiff: prm.Softness(true)}
+		soft: prm.Softness(false), stiff: prm.Softness(true), heavy: prm.HeavySoftness(), heavyRatio: prm.heavyRatio()}
 	if cap(s.totals) < len(s.Contacts) {
 		s.totals = make([][2]float64, len(s.Contacts), 2*len(s.Contacts))
 	}

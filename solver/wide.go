@@ -45,7 +45,12 @@ type wideContact struct {
 	// points is 1 when no lane has a second point: the kernels then skip
 	// it (and the point order does not alternate), else 2.
 	points int64
-	_      [3]int64
+	// heavy is -1 where both sides are dynamic and their masses differ by
+	// more than the heavy ratio (heavyPair): the lane then takes the heavy
+	// softness. Bytes, so the block stays 1152 bytes; the kernels widen
+	// them to lane masks.
+	heavy [lanes]int8
+	_     [20]byte
 }
 
 // widePoint is point j of the four contacts of a block. A contact with one
@@ -70,6 +75,8 @@ type wideParams struct {
 	softBiasRate, softMassScale, softImpScale [lanes]float64
 	stiffBiasRate, stiffMassScale             [lanes]float64
 	stiffImpScale                             [lanes]float64
+	heavyBiasRate, heavyMassScale             [lanes]float64
+	heavyImpScale                             [lanes]float64
 }
 
 func splat(x float64) [lanes]float64 { return [lanes]float64{x, x, x, x} }
@@ -90,6 +97,7 @@ func (s *Solver) setWideParams(useBias, flip bool) {
 	}
 	w.softBiasRate, w.softMassScale, w.softImpScale = splat(s.p.soft.BiasRate), splat(s.p.soft.MassScale), splat(s.p.soft.ImpulseScale)
 	w.stiffBiasRate, w.stiffMassScale, w.stiffImpScale = splat(s.p.stiff.BiasRate), splat(s.p.stiff.MassScale), splat(s.p.stiff.ImpulseScale)
+	w.heavyBiasRate, w.heavyMassScale, w.heavyImpScale = splat(s.p.heavy.BiasRate), splat(s.p.heavy.MassScale), splat(s.p.heavy.ImpulseScale)
 }
 
 // layoutWide lays the colours out in blocks of four: colour k owns blocks
@@ -163,9 +171,11 @@ func (s *Solver) setLane(w *wideContact, l int, c *Contact, linkPoints int32) {
 	}
 	w.offA[l], w.maskA[l] = s.sideOffset(c.A, c.KindA)
 	w.offB[l], w.maskB[l] = s.sideOffset(c.B, c.KindB)
-	w.stiff[l] = 0
+	w.stiff[l], w.heavy[l] = 0, 0
 	if c.KindA != KindDynamic || c.KindB != KindDynamic {
 		w.stiff[l] = -1
+	} else if heavyPair(c.InvMassA, c.InvMassB, s.heavyRatio) {
+		w.heavy[l] = -1
 	}
 	w.nx[l], w.ny[l] = c.Normal.X, c.Normal.Y
 	w.friction[l], w.restitution[l] = c.Friction, c.Restitution
@@ -232,8 +242,16 @@ func laneContact(w *wideContact, l int, p *stepParams, base *stepParams) Contact
 			MaxNormalImpulse: wp.maxNormalImpulse[l], RelativeVelocity: wp.relVel[l]}
 	}
 	*p = *base
-	if w.stiff[l] != 0 {
-		p.soft = base.stiff
+	// The rebuilt contact has two dynamic sides, so the scalar kernel
+	// would judge a static side (inverse mass 0) heavy: the lane's softness
+	// goes into both soft and heavy, and the ratio test picks either.
+	switch {
+	case w.stiff[l] != 0:
+		p.soft, p.heavy = base.stiff, base.stiff
+	case w.heavy[l] != 0:
+		p.soft = base.heavy
+	default:
+		p.heavy = base.soft
 	}
 	return c
 }
@@ -303,7 +321,8 @@ func solveWideRef(blocks []wideContact, bodies []BodyState, prm *wideParams) {
 	useBias := math.Float64bits(prm.biasMask[0]) != 0
 	base := stepParams{invH: prm.invH[0], maxPushOut: -prm.negMaxPushOut[0],
 		soft:  Softness{BiasRate: prm.softBiasRate[0], MassScale: prm.softMassScale[0], ImpulseScale: prm.softImpScale[0]},
-		stiff: Softness{BiasRate: prm.stiffBiasRate[0], MassScale: prm.stiffMassScale[0], ImpulseScale: prm.stiffImpScale[0]}}
+		stiff: Softness{BiasRate: prm.stiffBiasRate[0], MassScale: prm.stiffMassScale[0], ImpulseScale: prm.stiffImpScale[0]},
+		heavy: Softness{BiasRate: prm.heavyBiasRate[0], MassScale: prm.heavyMassScale[0], ImpulseScale: prm.heavyImpScale[0]}}
 	flip := prm.flip[0] != 0
 	for b := range blocks {
 		blocks[b].eachLane(bodies, &base, func(c *Contact, pair []BodyState, lp *stepParams) {

@@ -27,6 +27,7 @@
 #define PT0 416
 #define PT1 768
 #define POINTS 1120
+#define HEAVY 1128
 #define BLOCK 1152
 
 // widePoint offsets.
@@ -55,6 +56,9 @@
 #define PSTIFFBR 320
 #define PSTIFFMS 352
 #define PSTIFFIS 384
+#define PHEAVYBR 416
+#define PHEAVYMS 448
+#define PHEAVYIS 480
 
 // Scratch on the stack (hardware SP).
 #define SDPX 0
@@ -324,17 +328,22 @@ solveloop:
 	VADDPD SDXB(SP), Y8, Y8
 	VMOVUPD Y8, SDPX(SP)
 
-	// Softness of each lane (stiff against static and kinematic sides);
-	// relax (bias mask 0) uses mass scale 1 and impulse scale 0 on
-	// overlapping points.
+	// Softness of each lane (stiff against static and kinematic sides,
+	// heavy between moving bodies of very different masses; a lane is
+	// never both); relax (bias mask 0) uses mass scale 1 and impulse scale
+	// 0 on overlapping points.
 	VMOVUPD STIFF(DI), Y8
+	VPMOVSXBQ HEAVY(DI), Y12
 	VMOVUPD PSOFTBR(DX), Y9
 	VBLENDVPD Y8, PSTIFFBR(DX), Y9, Y9
+	VBLENDVPD Y12, PHEAVYBR(DX), Y9, Y9
 	VMOVUPD Y9, SBR(SP)
 	VMOVUPD PSOFTMS(DX), Y9
 	VBLENDVPD Y8, PSTIFFMS(DX), Y9, Y9
+	VBLENDVPD Y12, PHEAVYMS(DX), Y9, Y9
 	VMOVUPD PSOFTIS(DX), Y10
 	VBLENDVPD Y8, PSTIFFIS(DX), Y10, Y10
+	VBLENDVPD Y12, PHEAVYIS(DX), Y10, Y10
 	VMOVUPD PBIAS(DX), Y8
 	VMOVUPD PONE(DX), Y11
 	VBLENDVPD Y8, Y9, Y11, Y11

@@ -28,6 +28,7 @@ func TestWideLayout(t *testing.T) {
 		{"iA", unsafe.Offsetof(w.iA), 288}, {"mB", unsafe.Offsetof(w.mB), 320},
 		{"iB", unsafe.Offsetof(w.iB), 352}, {"restitution", unsafe.Offsetof(w.restitution), 384},
 		{"pts", unsafe.Offsetof(w.pts), 416}, {"points", unsafe.Offsetof(w.points), 1120},
+		{"heavy", unsafe.Offsetof(w.heavy), 1128},
 		{"sizeof(wideContact)", unsafe.Sizeof(w), 1152},
 		{"rAx", unsafe.Offsetof(p.rAx), 0}, {"rAy", unsafe.Offsetof(p.rAy), 32},
 		{"rBx", unsafe.Offsetof(p.rBx), 64}, {"rBy", unsafe.Offsetof(p.rBy), 96},
@@ -41,6 +42,8 @@ func TestWideLayout(t *testing.T) {
 		{"softBiasRate", unsafe.Offsetof(q.softBiasRate), 224}, {"softMassScale", unsafe.Offsetof(q.softMassScale), 256},
 		{"softImpScale", unsafe.Offsetof(q.softImpScale), 288}, {"stiffBiasRate", unsafe.Offsetof(q.stiffBiasRate), 320},
 		{"stiffMassScale", unsafe.Offsetof(q.stiffMassScale), 352}, {"stiffImpScale", unsafe.Offsetof(q.stiffImpScale), 384},
+		{"heavyBiasRate", unsafe.Offsetof(q.heavyBiasRate), 416}, {"heavyMassScale", unsafe.Offsetof(q.heavyMassScale), 448},
+		{"heavyImpScale", unsafe.Offsetof(q.heavyImpScale), 480},
 		{"sizeof(BodyState)", unsafe.Sizeof(BodyState{}), bodyStride},
 		{"BodyState.DP", unsafe.Offsetof(BodyState{}.DP), 24}, {"BodyState.DQ", unsafe.Offsetof(BodyState{}.DQ), 40},
 	} {
@@ -74,6 +77,11 @@ func randomPileEdit(seed uint64, n, m int, edit func(s *Solver, prm *Params, byL
 			DQ: components.Identity})
 		sim := BodySim{X: components.Transform{P: components.V(f(-20, 20), f(0, 20)), R: components.NewRot(f(-3, 3))},
 			InvMass: f(0.2, 2), InvInertia: f(0.5, 6), GravityScale: 1, MaxExtent: 1, Kind: kind}
+		if i%5 == 3 {
+			// Some bodies 30 times lighter, so that some pairs take the
+			// heavy softness (DefaultParams: masses apart more than tenfold).
+			sim.InvMass *= 30
+		}
 		if kind != KindDynamic {
 			sim.InvMass, sim.InvInertia = 0, 0
 		}
@@ -310,14 +318,29 @@ func TestWideKernelsMatchReference(t *testing.T) {
 		s, prm := randomPile(seed, 200, 600)
 		s.Bodies = append(s.Bodies, BodyState{DQ: components.Identity}) // the zero row, as Solve does
 		s.p = stepParams{h: prm.Dt / 4, invH: 4 / prm.Dt, maxPushOut: prm.MaxPushOut,
-			soft: prm.Softness(false), stiff: prm.Softness(true)}
+			soft: prm.Softness(false), stiff: prm.Softness(true), heavy: prm.HeavySoftness(), heavyRatio: prm.heavyRatio()}
 		s.setKinematic(0.01)
 		var kinds [3]int
+		var softness [3]int // soft, stiff and heavy lanes
 		for b := range s.blocks {
-			kinds[s.blocks[b].points]++
+			w := &s.blocks[b]
+			kinds[w.points]++
+			for l := 0; l < lanes; l++ {
+				switch {
+				case w.stiff[l] != 0:
+					softness[1]++
+				case w.heavy[l] != 0:
+					softness[2]++
+				default:
+					softness[0]++
+				}
+			}
 		}
 		if kinds[1] == 0 || kinds[2] == 0 {
 			t.Fatalf("seed %d: %d one-point and %d two-point blocks; the test needs both", seed, kinds[1], kinds[2])
+		}
+		if softness[0] == 0 || softness[1] == 0 || softness[2] == 0 {
+			t.Fatalf("seed %d: %v soft, stiff and heavy lanes; the test needs all three", seed, softness)
 		}
 		for stage := 0; stage < 5; stage++ {
 			b1, b2 := slices.Clone(s.blocks), slices.Clone(s.blocks)

@@ -115,8 +115,9 @@ func New(cfg Config) (*Physics, error) {
 func (p *Physics) setup(cfg Config) {
 	p.cfg = cfg
 	p.params = solver.Params{Dt: cfg.Dt, SubSteps: cfg.SubSteps, Gravity: cfg.Gravity,
-		ContactHertz: cfg.ContactHertz, ContactDampingRatio: cfg.ContactDampingRatio,
-		MaxPushOut: cfg.MaxPushOut, RestitutionThreshold: cfg.RestitutionThreshold,
+		ContactHertz: cfg.ContactHertz, HeavyContactHertz: cfg.HeavyContactHertz, HeavyMassRatio: cfg.HeavyMassRatio,
+		ContactDampingRatio: cfg.ContactDampingRatio,
+		MaxPushOut:          cfg.MaxPushOut, RestitutionThreshold: cfg.RestitutionThreshold,
 		MaxLinearSpeed: cfg.MaxLinearSpeed, LargeIslandContacts: cfg.LargeIslandContacts}
 	p.capSpin = p.params.MaxAngularSpeed()
 	p.capSpeedSq = cfg.MaxLinearSpeed * cfg.MaxLinearSpeed

@@ -1,0 +1,82 @@
+package systems_test
+
+import (
+	"testing"
+
+	arche "github.com/mlange-42/arche/ecs"
+)
+
+// TestPhysicsHeavyOnLightPlank: a 1 x 1 m box 75 and 250 times heavier than
+// the 4 x 0.1 m plank it lies on comes to rest and sleeps, sunk into the
+// plank by no more than the 30 Hz contact gives (penetration = r g /
+// omega^2 for mass ratio r: 2.1 cm at 75, 7 cm at 250, less the plank's
+// share). At 60 Hz, the heavy softness turned off, the box bounced about
+// 5 cm and never slept.
+func TestPhysicsHeavyOnLightPlank(t *testing.T) {
+	for _, ratio := range []float64{75, 250} {
+		s := newSim(t, nil)
+		s.add(ground())
+		plank := s.add(dynBox(0, 0.05, 2, 0.05))
+		def := dynBox(0, 0.6, 0.5, 0.5)
+		def.Density = ratio * 0.4 // the plank weighs 0.4 kg
+		box := s.add(def)
+		s.run(600)
+		if !s.asleep(box) || !s.asleep(plank) {
+			t.Errorf("ratio %v: box asleep %v, plank asleep %v after 10 s (box at %v, v %v)",
+				ratio, s.asleep(box), s.asleep(plank), s.pos(box), s.v(box))
+		}
+		sink := (s.pos(plank).Y + 0.05) - (s.pos(box).Y - 0.5)
+		if sink > 0.05 || s.pos(plank).Y < 0.03 {
+			t.Errorf("ratio %v: box %.4f m into the plank, plank centre at %.4f m (rest 0.05)", ratio, sink, s.pos(plank).Y)
+		}
+	}
+}
+
+// TestPhysicsHighMassRatioPyramids is Box2D v3's HighMassRatio1 sample:
+// three pyramids of base 10 of 2 m boxes, each topped by a box of density
+// 100, 200 and 300 dropped from 2 m above its place. The pyramids stand and
+// fall asleep. At 60 Hz, the heavy softness turned off, the second and
+// third collapsed within 10 s.
+func TestPhysicsHighMassRatioPyramids(t *testing.T) {
+	s := newSim(t, nil)
+	s.add(staticBox(0, -1, 50, 1, 0))
+	var all, tops []arche.Entity
+	for j := 0; j < 3; j++ {
+		offset := -20 + 22*float64(j)
+		y := 1.0
+		for count := 10; count > 0; count-- {
+			for i := 0; i < count; i++ {
+				def := dynBox(2*(float64(i)-0.5*float64(count))+offset, y, 1, 1)
+				def.Density = 1
+				if count == 1 {
+					def.Position.Y += 2
+					def.Density = 100 * float64(j+1)
+				}
+				e := s.add(def)
+				all = append(all, e)
+				if count == 1 {
+					tops = append(tops, e)
+				}
+			}
+			y += 2
+		}
+	}
+	s.run(600)
+	for k, e := range tops {
+		// Resting, a top's centre is at 19 m less the sinking of ten rows.
+		if y := s.pos(e).Y; y < 18.5 {
+			t.Errorf("pyramid %d: top at %.3f m after 10 s, want >= 18.5 (rest 19)", k, y)
+		}
+	}
+	for step := 600; step < 1800; step++ {
+		asleep := true
+		for _, e := range all {
+			asleep = asleep && s.asleep(e)
+		}
+		if asleep {
+			return
+		}
+		s.run(1)
+	}
+	t.Errorf("not all asleep after 30 s")
+}
