@@ -39,7 +39,7 @@ type ContactPoint struct {
 // contact twelve times a step, and a giant pile's contacts outgrow the
 // caches, so every byte counts. What can be derived is not stored: the
 // softness follows from the kinds (contacts against static or kinematic
-// bodies are stiffer) and the masses (see [heavyPair]), and the feature ids stay with the manifold.
+// bodies are stiffer) and the island (see [Params.HeavyMassRatio]), and the feature ids stay with the manifold.
 type Contact struct {
 	A, B         int32
 	KindA, KindB Kind
@@ -247,8 +247,6 @@ func solveContact(c *Contact, bodies []BodyState, p *stepParams, elapsed float64
 	soft := &p.soft
 	if c.KindA != KindDynamic || c.KindB != KindDynamic {
 		soft = &p.stiff
-	} else if heavyPair(mA, mB, p.heavyRatio) {
-		soft = &p.heavy
 	}
 	biasRate, softMass, softImpulse := soft.BiasRate, soft.MassScale, soft.ImpulseScale
 	n := int(c.Count)

@@ -21,15 +21,20 @@ type Params struct {
 	// at 4 substeps, with which large_pyramid sags 0.52 m in 500 steps
 	// (Box2D v3.1.1 at its default of 30 Hz: 0.73 m).
 	ContactHertz float64
-	// HeavyContactHertz is the stiffness of contacts between two moving
-	// bodies whose masses differ by more than HeavyMassRatio; the lower of it
-	// and ContactHertz applies. Default 30 Hz, Box2D v3's default for all
-	// contacts: at 60 Hz a 1 x 1 m box on a 4 x 0.1 m plank bounced and
-	// never slept from a mass ratio of 75, and Box2D's HighMassRatio1
-	// pyramids (tops 100 to 300 times heavier) collapsed.
+	// HeavyContactHertz is the stiffness of the contacts between moving
+	// bodies in an island whose dynamic bodies' masses differ by more than
+	// HeavyMassRatio; the lower of it and ContactHertz applies, and
+	// contacts against static or kinematic bodies keep twice ContactHertz.
+	// Default 30 Hz, Box2D v3's default for all contacts: at 60 Hz a 1 x 1
+	// m box on a 4 x 0.1 m plank bounced and never slept from a mass ratio
+	// of 75, and Box2D's HighMassRatio1 pyramids (tops 100 to 300 times
+	// heavier) collapsed. Softening only the contacts of the heavy body
+	// itself held the plank but not the pyramids, whose light boxes carry
+	// the weight on: one of them still shed three boxes.
 	HeavyContactHertz float64
-	// HeavyMassRatio is the mass ratio of two moving bodies above which
-	// their contact takes HeavyContactHertz; 0 turns that off.
+	// HeavyMassRatio is the ratio of the heaviest to the lightest dynamic
+	// body of an island above which its contacts take HeavyContactHertz; 0
+	// turns that off.
 	HeavyMassRatio float64
 	// ContactDampingRatio is the damping ratio of the contact spring (10:
 	// heavily over-damped, so pushes never bounce).
@@ -48,8 +53,8 @@ type Params struct {
 }
 
 // DefaultParams returns the settings of the canonical scenes: dt 1/60 s,
-// 4 substeps, gravity (0, -10), contact softness 60 Hz (30 Hz between
-// bodies whose masses differ more than tenfold) with damping ratio 10 and
+// 4 substeps, gravity (0, -10), contact softness 60 Hz (30 Hz in islands
+// whose masses differ more than tenfold) with damping ratio 10 and
 // push-out 3 m/s, restitution threshold 1 m/s, speed cap 400 m/s,
 // colouring from 64 contacts per island.
 func DefaultParams() Params {
@@ -69,16 +74,16 @@ func (p *Params) Softness(static bool) Softness {
 	return MakeSoft(hz, p.ContactDampingRatio, h)
 }
 
-// HeavySoftness returns the contact softness between two moving bodies
-// whose masses differ by more than HeavyMassRatio.
+// HeavySoftness returns the contact softness between two moving bodies of
+// an island whose masses differ by more than HeavyMassRatio.
 func (p *Params) HeavySoftness() Softness {
 	h := p.Dt / float64(p.SubSteps)
 	hz := math.Min(math.Min(p.ContactHertz, p.HeavyContactHertz), 0.25/h)
 	return MakeSoft(hz, p.ContactDampingRatio, h)
 }
 
-// heavyRatio is the ratio that [heavyPair] tests: +Inf when the heavy
-// softness is off, so that no pair of positive inverse masses passes.
+// heavyRatio is the ratio that [Solver.heavyIsland] tests: +Inf when the
+// heavy softness is off, so that no island passes.
 func (p *Params) heavyRatio() float64 {
 	if p.HeavyMassRatio == 0 {
 		return math.Inf(1)
@@ -86,11 +91,17 @@ func (p *Params) heavyRatio() float64 {
 	return p.HeavyMassRatio
 }
 
-// heavyPair reports whether two dynamic bodies of inverse masses mA and mB
-// differ in mass by more than ratio. The scalar kernel and the wide lanes
-// (setLane) both decide with it, so they agree bit for bit.
-func heavyPair(mA, mB, ratio float64) bool {
-	return mA > ratio*mB || mB > ratio*mA
+// heavyIsland reports whether the dynamic bodies among rows differ in mass
+// by more than s.heavyRatio. Only dynamic rows have a positive inverse
+// mass, so it reads that field alone: one cache line of each cold row.
+func (s *Solver) heavyIsland(rows []int32) bool {
+	lo, hi := math.Inf(1), 0.0 // inverse masses
+	for _, i := range rows {
+		if m := s.Sims[i].InvMass; m > 0 {
+			lo, hi = min(lo, m), max(hi, m)
+		}
+	}
+	return hi > s.heavyRatio*lo
 }
 
 // maxRotation caps the turn of a body in one substep (rad), as Box2D v3's
@@ -110,8 +121,7 @@ type stepParams struct {
 	maxPushOut           float64
 	restitutionThreshold float64
 	soft, stiff          Softness // between moving bodies; against static or kinematic
-	heavy                Softness // between moving bodies of masses apart by more than heavyRatio
-	heavyRatio           float64
+	heavy                Softness // between moving bodies in islands of masses apart by more than heavyRatio
 }
 
 // Link is the part of a contact that islands and colouring need: which body
@@ -183,9 +193,14 @@ type Solver struct {
 	// impactSpeed is the restitution threshold of the step being built:
 	// SetContact runs before Solve has the step's parameters.
 	impactSpeed float64
-	// heavyRatio is the heavy mass ratio of the step being built, which
-	// SetContact needs before Solve sets the step's parameters.
+	// heavyRatio is the heavy mass ratio of the step being built, and
+	// heavyLink[li] is set when link li belongs to an island whose masses
+	// differ by more than it: its contact takes the heavy softness (the
+	// scalar kernels through pHeavy, the wide lanes through their heavy
+	// mask).
 	heavyRatio float64
+	heavyLink  []bool
+	pHeavy     stepParams // p with the heavy softness between moving bodies
 	// totals[k] sums the normal impulses of contact k over the substeps,
 	// for the restitution of small islands (applyRestitution).
 	totals     [][2]float64
@@ -233,6 +248,7 @@ func (t *islandTask) Run(lo, hi, _ int) {
 type smallIsland struct {
 	island     int32
 	start, end int32
+	heavy      bool // solved with pHeavy (see Solver.heavyLink)
 }
 
 // Stats counts what the last BuildIslands found.
@@ -267,8 +283,16 @@ func (s *Solver) BuildIslandsOn(ex Executor, prm *Params) Stats {
 	s.largeBodies, s.largeLinks = s.largeBodies[:0], s.largeLinks[:0]
 	var st Stats
 	st.Islands = is.Len()
+	s.heavyLink = resize(s.heavyLink, len(s.Links))
+	clear(s.heavyLink)
 	for k := 0; k < is.Len(); k++ {
 		nc := int(is.ContactStart[k+1] - is.ContactStart[k])
+		heavy := nc > 0 && s.heavyIsland(is.Bodies(k))
+		if heavy {
+			for _, li := range is.Contacts(k) {
+				s.heavyLink[li] = true
+			}
+		}
 		switch {
 		case nc == 0:
 			s.free = append(s.free, is.Bodies(k)...)
@@ -277,7 +301,7 @@ func (s *Solver) BuildIslandsOn(ex Executor, prm *Params) Stats {
 			s.largeBodies = append(s.largeBodies, is.Bodies(k)...)
 			s.largeLinks = append(s.largeLinks, is.Contacts(k)...)
 		default:
-			s.small = append(s.small, smallIsland{island: int32(k)})
+			s.small = append(s.small, smallIsland{island: int32(k), heavy: heavy})
 		}
 	}
 	slices.SortStableFunc(s.small, func(a, b smallIsland) int {
@@ -346,7 +370,7 @@ func (s *Solver) SetContact(li int, c *Contact) {
 		}
 	}
 	if w, l := s.lane(k); w != nil {
-		s.setLane(w, l, c, s.Links[li].points())
+		s.setLane(w, l, c, s.Links[li].points(), s.heavyLink[li])
 		return
 	}
 	s.Contacts[k] = *c
@@ -397,7 +421,9 @@ func (s *Solver) Solve(ex Executor, prm *Params) {
 	s.p = stepParams{dt: prm.Dt, h: h, invH: 1 / h, substeps: prm.SubSteps, gravity: prm.Gravity,
 		maxSpeed: prm.MaxLinearSpeed, maxAngularSpeed: prm.MaxAngularSpeed(),
 		maxPushOut: prm.MaxPushOut, restitutionThreshold: prm.RestitutionThreshold,
-		soft: prm.Softness(false), stiff: prm.Softness(true), heavy: prm.HeavySoftness(), heavyRatio: prm.heavyRatio()}
+		soft: prm.Softness(false), stiff: prm.Softness(true), heavy: prm.HeavySoftness()}
+	s.pHeavy = s.p
+	s.pHeavy.soft = s.p.heavy
 	if cap(s.totals) < len(s.Contacts) {
 		s.totals = make([][2]float64, len(s.Contacts), 2*len(s.Contacts))
 	}
@@ -599,8 +625,13 @@ func (t *stageTask) Run(lo, hi, _ int) {
 	case modeSolve, modeRelax:
 		bias := t.mode == modeSolve
 		cs := s.Contacts[t.base+lo : t.base+hi]
+		order := s.Order[t.base+lo : t.base+hi]
 		for i := range cs {
-			solveContact(&cs[i], s.Bodies, p, t.elapsed, bias, t.flip)
+			pc := p
+			if s.heavyLink[order[i]] {
+				pc = &s.pHeavy
+			}
+			solveContact(&cs[i], s.Bodies, pc, t.elapsed, bias, t.flip)
 		}
 	case modeRestitution:
 		cs := s.Contacts[t.base+lo : t.base+hi]
@@ -619,6 +650,9 @@ func (t *stageTask) Run(lo, hi, _ int) {
 // solveIsland runs the whole step for one island on the calling worker.
 func (s *Solver) solveIsland(sm *smallIsland) {
 	p := &s.p
+	if sm.heavy {
+		p = &s.pHeavy
+	}
 	bodies := s.Islands.Bodies(int(sm.island))
 	cs := s.Contacts[sm.start:sm.end]
 	totals := s.totals[sm.start:sm.end]

@@ -45,9 +45,9 @@ type wideContact struct {
 	// points is 1 when no lane has a second point: the kernels then skip
 	// it (and the point order does not alternate), else 2.
 	points int64
-	// heavy is -1 where both sides are dynamic and their masses differ by
-	// more than the heavy ratio (heavyPair): the lane then takes the heavy
-	// softness. Bytes, so the block stays 1152 bytes; the kernels widen
+	// heavy is -1 where both sides are dynamic and the contact's island
+	// has masses apart by more than the heavy ratio (Solver.heavyLink): the
+	// lane then takes the heavy softness. Bytes, so the block stays 1152 bytes; the kernels widen
 	// them to lane masks.
 	heavy [lanes]int8
 	_     [20]byte
@@ -130,7 +130,7 @@ func (s *Solver) layoutWide() {
 		if pad := (c1 - c0) % lanes; pad != 0 {
 			w := &s.blocks[s.blockStart[k+1]-1]
 			for l := pad; l < lanes; l++ {
-				s.setLane(w, int(l), &emptyLane, 2)
+				s.setLane(w, int(l), &emptyLane, 2, false)
 			}
 		}
 	}
@@ -165,7 +165,7 @@ var emptyLane = Contact{A: -1, B: -1}
 // block exactly when its first contact is. Setting it here, where the
 // block's lines are being written anyway, saved a cache miss per block that
 // a separate pass in layoutWide paid.
-func (s *Solver) setLane(w *wideContact, l int, c *Contact, linkPoints int32) {
+func (s *Solver) setLane(w *wideContact, l int, c *Contact, linkPoints int32, heavy bool) {
 	if l == 0 {
 		w.points = int64(linkPoints)
 	}
@@ -174,7 +174,7 @@ func (s *Solver) setLane(w *wideContact, l int, c *Contact, linkPoints int32) {
 	w.stiff[l], w.heavy[l] = 0, 0
 	if c.KindA != KindDynamic || c.KindB != KindDynamic {
 		w.stiff[l] = -1
-	} else if heavyPair(c.InvMassA, c.InvMassB, s.heavyRatio) {
+	} else if heavy {
 		w.heavy[l] = -1
 	}
 	w.nx[l], w.ny[l] = c.Normal.X, c.Normal.Y
@@ -242,16 +242,11 @@ func laneContact(w *wideContact, l int, p *stepParams, base *stepParams) Contact
 			MaxNormalImpulse: wp.maxNormalImpulse[l], RelativeVelocity: wp.relVel[l]}
 	}
 	*p = *base
-	// The rebuilt contact has two dynamic sides, so the scalar kernel
-	// would judge a static side (inverse mass 0) heavy: the lane's softness
-	// goes into both soft and heavy, and the ratio test picks either.
 	switch {
 	case w.stiff[l] != 0:
-		p.soft, p.heavy = base.stiff, base.stiff
+		p.soft = base.stiff
 	case w.heavy[l] != 0:
 		p.soft = base.heavy
-	default:
-		p.heavy = base.soft
 	}
 	return c
 }

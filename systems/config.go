@@ -62,10 +62,12 @@ type Config struct {
 	TimeToSleep float64
 
 	ContactHertz float64 // contact stiffness (default 60)
-	// HeavyContactHertz is the stiffness of contacts between two dynamic
-	// bodies whose masses differ by more than HeavyMassRatio (default 30,
-	// Box2D v3's default for every contact); the lower of it and
-	// ContactHertz applies. HeavyMassRatio 0 turns it off (default 10).
+	// HeavyContactHertz is the stiffness of the contacts between dynamic
+	// bodies in an island (bodies touching, directly or through others)
+	// whose heaviest dynamic body is more than HeavyMassRatio times its
+	// lightest (default 30, Box2D v3's default for every contact); the
+	// lower of it and ContactHertz applies. HeavyMassRatio 0 turns it off
+	// (default 10).
 	HeavyContactHertz    float64
 	HeavyMassRatio       float64
 	ContactDampingRatio  float64 // contact damping ratio (default 10)
@@ -98,7 +100,7 @@ type Config struct {
 // substeps, gravity (0, -10), sleep on, Box2D v3's contact settings (but 60 Hz
 // contacts, Box2D's own cap at 4 substeps, where Box2D defaults to 30 Hz:
 // large_pyramid sags 0.52 m in 500 steps, Box2D v3.1.1 0.73 m) and mixing
-// rules, all cores. Contacts between bodies whose masses differ more than
+// rules, all cores. The contacts of islands whose masses differ more than
 // tenfold take 30 Hz: at 60 Hz a heavy body on a much lighter one (mass
 // ratio 75 and more) did not settle.
 func DefaultConfig() Config {
