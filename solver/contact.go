@@ -268,7 +268,7 @@ func solveContact(c *Contact, bodies []BodyState, p *stepParams, elapsed float64
 			// Speculative: allow closing the gap within this substep, no more.
 			bias = sep * p.invH
 		} else if useBias {
-			bias = maxf(biasRate*sep, -p.maxPushOut)
+			bias = maxf(biasRate*(sep-p.deepFrac*minf(sep+p.deepOverlap, 0)), -p.maxPushOut)
 			massScale, impulseScale = softMass, softImpulse
 		}
 		dvx := (vBx - wB*rBy) - (vAx - wA*rAy)

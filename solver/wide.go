@@ -45,9 +45,9 @@ type wideContact struct {
 	// points is 1 when no lane has a second point: the kernels then skip
 	// it (and the point order does not alternate), else 2.
 	points int64
-	// heavy is -1 where both sides are dynamic and the contact's island
-	// has masses apart by more than the heavy ratio (Solver.heavyLink): the
-	// lane then takes the heavy softness. Bytes, so the block stays 1152 bytes; the kernels widen
+	// heavy is -1 where the contact's island has masses apart by more
+	// than the heavy ratio (Solver.heavyLink): the lane then pushes deep
+	// overlap at the full rate and, unless stiff, takes the heavy softness. Bytes, so the block stays 1152 bytes; the kernels widen
 	// them to lane masks.
 	heavy [lanes]int8
 	_     [20]byte
@@ -77,6 +77,7 @@ type wideParams struct {
 	stiffImpScale                             [lanes]float64
 	heavyBiasRate, heavyMassScale             [lanes]float64
 	heavyImpScale                             [lanes]float64
+	deepOverlap, deepFrac                     [lanes]float64
 }
 
 func splat(x float64) [lanes]float64 { return [lanes]float64{x, x, x, x} }
@@ -87,6 +88,7 @@ func (s *Solver) setWideParams(useBias, flip bool) {
 	w := &s.wp
 	w.zero, w.one, w.sign = splat(0), splat(1), splat(math.Copysign(0, -1))
 	w.invH, w.negMaxPushOut = splat(s.p.invH), splat(-s.p.maxPushOut)
+	w.deepOverlap, w.deepFrac = splat(s.p.deepOverlap), splat(s.p.deepFrac)
 	w.biasMask = splat(0)
 	if useBias {
 		w.biasMask = splat(math.Float64frombits(^uint64(0)))
@@ -174,7 +176,8 @@ func (s *Solver) setLane(w *wideContact, l int, c *Contact, linkPoints int32, he
 	w.stiff[l], w.heavy[l] = 0, 0
 	if c.KindA != KindDynamic || c.KindB != KindDynamic {
 		w.stiff[l] = -1
-	} else if heavy {
+	}
+	if heavy {
 		w.heavy[l] = -1
 	}
 	w.nx[l], w.ny[l] = c.Normal.X, c.Normal.Y
@@ -248,6 +251,9 @@ func laneContact(w *wideContact, l int, p *stepParams, base *stepParams) Contact
 	case w.heavy[l] != 0:
 		p.soft = base.heavy
 	}
+	if w.heavy[l] != 0 {
+		p.deepFrac = 0
+	}
 	return c
 }
 
@@ -315,6 +321,7 @@ func warmWideRef(blocks []wideContact, bodies []BodyState) {
 func solveWideRef(blocks []wideContact, bodies []BodyState, prm *wideParams) {
 	useBias := math.Float64bits(prm.biasMask[0]) != 0
 	base := stepParams{invH: prm.invH[0], maxPushOut: -prm.negMaxPushOut[0],
+		deepOverlap: prm.deepOverlap[0], deepFrac: prm.deepFrac[0],
 		soft:  Softness{BiasRate: prm.softBiasRate[0], MassScale: prm.softMassScale[0], ImpulseScale: prm.softImpScale[0]},
 		stiff: Softness{BiasRate: prm.stiffBiasRate[0], MassScale: prm.stiffMassScale[0], ImpulseScale: prm.stiffImpScale[0]},
 		heavy: Softness{BiasRate: prm.heavyBiasRate[0], MassScale: prm.heavyMassScale[0], ImpulseScale: prm.heavyImpScale[0]}}

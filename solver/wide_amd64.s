@@ -59,6 +59,8 @@
 #define PHEAVYBR 416
 #define PHEAVYMS 448
 #define PHEAVYIS 480
+#define PDEEP 512
+#define PDEEPF 544
 
 // Scratch on the stack (hardware SP).
 #define SDPX 0
@@ -72,6 +74,7 @@
 #define SMS 256
 #define SIS 288
 #define SBR 320
+#define SDF 352
 
 // TRANSPOSE turns the rows r0..r3 (element e of lane l in r_l[e]) into the
 // columns o0..o3 (o_e[l]); it is its own inverse. t0..t3 are clobbered.
@@ -163,7 +166,11 @@
 	VADDPD BASESEP(PT), Y8, Y8; \
 	VCMPPD $0x1e, PZERO(DX), Y8, Y9; \
 	VMULPD PINVH(DX), Y8, Y10; \
-	VMULPD SBR(SP), Y8, Y11; \
+	VADDPD PDEEP(DX), Y8, Y12; \
+	VMINPD PZERO(DX), Y12, Y12; \
+	VMULPD SDF(SP), Y12, Y12; \
+	VSUBPD Y12, Y8, Y12; \
+	VMULPD SBR(SP), Y12, Y11; \
 	VMAXPD PNEGMPO(DX), Y11, Y11; \
 	VANDPD PBIAS(DX), Y11, Y11; \
 	VBLENDVPD Y9, Y10, Y11, Y11; \
@@ -301,7 +308,7 @@ warmdone:
 	RET
 
 // func solveWideAVX2(blocks *wideContact, n int, bodies *BodyState, prm *wideParams)
-TEXT ·solveWideAVX2(SB), NOSPLIT, $352-32
+TEXT ·solveWideAVX2(SB), NOSPLIT, $384-32
 	MOVQ blocks+0(FP), DI
 	MOVQ n+8(FP), CX
 	MOVQ bodies+16(FP), SI
@@ -328,22 +335,24 @@ solveloop:
 	VADDPD SDXB(SP), Y8, Y8
 	VMOVUPD Y8, SDPX(SP)
 
-	// Softness of each lane (stiff against static and kinematic sides,
-	// heavy between moving bodies of very different masses; a lane is
-	// never both); relax (bias mask 0) uses mass scale 1 and impulse scale
-	// 0 on overlapping points.
+	// Softness of each lane (heavy in islands of very different masses,
+	// then stiff against static and kinematic sides, which wins), and the
+	// deep push-out fraction (0 in heavy islands); relax (bias mask 0)
+	// uses mass scale 1 and impulse scale 0 on overlapping points.
 	VMOVUPD STIFF(DI), Y8
 	VPMOVSXBQ HEAVY(DI), Y12
+	VANDNPD PDEEPF(DX), Y12, Y9
+	VMOVUPD Y9, SDF(SP)
 	VMOVUPD PSOFTBR(DX), Y9
-	VBLENDVPD Y8, PSTIFFBR(DX), Y9, Y9
 	VBLENDVPD Y12, PHEAVYBR(DX), Y9, Y9
+	VBLENDVPD Y8, PSTIFFBR(DX), Y9, Y9
 	VMOVUPD Y9, SBR(SP)
 	VMOVUPD PSOFTMS(DX), Y9
-	VBLENDVPD Y8, PSTIFFMS(DX), Y9, Y9
 	VBLENDVPD Y12, PHEAVYMS(DX), Y9, Y9
+	VBLENDVPD Y8, PSTIFFMS(DX), Y9, Y9
 	VMOVUPD PSOFTIS(DX), Y10
-	VBLENDVPD Y8, PSTIFFIS(DX), Y10, Y10
 	VBLENDVPD Y12, PHEAVYIS(DX), Y10, Y10
+	VBLENDVPD Y8, PSTIFFIS(DX), Y10, Y10
 	VMOVUPD PBIAS(DX), Y8
 	VMOVUPD PONE(DX), Y11
 	VBLENDVPD Y8, Y9, Y11, Y11

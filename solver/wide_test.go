@@ -44,6 +44,7 @@ func TestWideLayout(t *testing.T) {
 		{"stiffMassScale", unsafe.Offsetof(q.stiffMassScale), 352}, {"stiffImpScale", unsafe.Offsetof(q.stiffImpScale), 384},
 		{"heavyBiasRate", unsafe.Offsetof(q.heavyBiasRate), 416}, {"heavyMassScale", unsafe.Offsetof(q.heavyMassScale), 448},
 		{"heavyImpScale", unsafe.Offsetof(q.heavyImpScale), 480},
+		{"deepOverlap", unsafe.Offsetof(q.deepOverlap), 512}, {"deepFrac", unsafe.Offsetof(q.deepFrac), 544},
 		{"sizeof(BodyState)", unsafe.Sizeof(BodyState{}), bodyStride},
 		{"BodyState.DP", unsafe.Offsetof(BodyState{}.DP), 24}, {"BodyState.DQ", unsafe.Offsetof(BodyState{}.DQ), 40},
 	} {
@@ -318,6 +319,7 @@ func TestWideKernelsMatchReference(t *testing.T) {
 		s, prm := randomPile(seed, 200, 600)
 		s.Bodies = append(s.Bodies, BodyState{DQ: components.Identity}) // the zero row, as Solve does
 		s.p = stepParams{h: prm.Dt / 4, invH: 4 / prm.Dt, maxPushOut: prm.MaxPushOut,
+			deepOverlap: prm.DeepOverlap, deepFrac: prm.deepFrac(),
 			soft: prm.Softness(false), stiff: prm.Softness(true), heavy: prm.HeavySoftness()}
 		s.setKinematic(0.01)
 		var kinds [3]int
@@ -327,13 +329,12 @@ func TestWideKernelsMatchReference(t *testing.T) {
 			kinds[w.points]++
 			for l := 0; l < lanes; l++ {
 				// The random pile is one island or a few: set the heavy
-				// mask of every third lane between moving bodies and
-				// clear the rest, so that all three softnesses occur.
-				if w.stiff[l] == 0 {
-					w.heavy[l] = 0
-					if (b+l)%3 == 0 {
-						w.heavy[l] = -1
-					}
+				// mask of every third lane and clear the rest, so that
+				// all three softnesses, and stiff lanes of heavy islands,
+				// occur.
+				w.heavy[l] = 0
+				if (b+l)%3 == 0 {
+					w.heavy[l] = -1
 				}
 				switch {
 				case w.stiff[l] != 0:

@@ -68,10 +68,16 @@ type Config struct {
 	// lightest (default 30, Box2D v3's default for every contact); the
 	// lower of it and ContactHertz applies. HeavyMassRatio 0 turns it off
 	// (default 10).
-	HeavyContactHertz    float64
-	HeavyMassRatio       float64
-	ContactDampingRatio  float64 // contact damping ratio (default 10)
-	MaxPushOut           float64 // m/s: cap on the push-out speed of overlap (default 3)
+	HeavyContactHertz   float64
+	HeavyMassRatio      float64
+	ContactDampingRatio float64 // contact damping ratio (default 10)
+	MaxPushOut          float64 // m/s: cap on the push-out speed of overlap (default 3)
+	// DeepOverlap (m), when > 0: overlap deeper than this is pushed out at
+	// a quarter of the contact's rate, so that bodies created or moved into
+	// each other come apart without throwing their neighbours; 0.01 suits
+	// bodies of 0.1 to 10 m. Default 0: the full rate at any depth, as in
+	// Box2D (see solver.Params.DeepOverlap for what each costs).
+	DeepOverlap          float64
 	RestitutionThreshold float64 // m/s: slower approaches do not bounce (default 1)
 	MaxLinearSpeed       float64 // m/s (default 400)
 	// SpeculativeDistance is the gap (m) within which resting contacts are
@@ -132,7 +138,7 @@ func (c *Config) Validate() error {
 	}{
 		{"SleepThreshold", c.SleepThreshold}, {"TimeToSleep", c.TimeToSleep},
 		{"RestitutionThreshold", c.RestitutionThreshold}, {"SpeculativeDistance", c.SpeculativeDistance},
-		{"CellSize", c.CellSize}, {"HeavyMassRatio", c.HeavyMassRatio},
+		{"CellSize", c.CellSize}, {"HeavyMassRatio", c.HeavyMassRatio}, {"DeepOverlap", c.DeepOverlap},
 	}
 	for _, p := range nonneg {
 		if !(p.v >= 0) || !components.IsFinite(p.v) {

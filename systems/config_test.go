@@ -25,6 +25,8 @@ func TestConfigValidate(t *testing.T) {
 		{"HeavyMassRatio", func(c *systems.Config) { c.HeavyMassRatio = math.NaN() }},
 		{"MaxPushOut", func(c *systems.Config) { c.MaxPushOut = 0 }},
 		{"SleepThreshold", func(c *systems.Config) { c.SleepThreshold = -0.1 }},
+		{"DeepOverlap", func(c *systems.Config) { c.DeepOverlap = -0.01 }},
+		{"DeepOverlap", func(c *systems.Config) { c.DeepOverlap = math.Inf(1) }},
 		{"Gravity", func(c *systems.Config) { c.Gravity.X = math.Inf(-1) }},
 		{"SubSteps", func(c *systems.Config) { c.SubSteps = 0 }},
 		{"Workers", func(c *systems.Config) { c.Workers = -1 }},
@@ -41,6 +43,7 @@ func TestConfigValidate(t *testing.T) {
 		nil,
 		func(c *systems.Config) { c.HeavyMassRatio = 0 }, // off
 		func(c *systems.Config) { c.HeavyMassRatio = 1 },
+		func(c *systems.Config) { c.DeepOverlap = 0 }, // Box2D's push-out
 		func(c *systems.Config) { c.ContactHertz, c.HeavyContactHertz = 30, 30 },
 	}
 	for i, mod := range good {

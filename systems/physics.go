@@ -117,7 +117,7 @@ func (p *Physics) setup(cfg Config) {
 	p.params = solver.Params{Dt: cfg.Dt, SubSteps: cfg.SubSteps, Gravity: cfg.Gravity,
 		ContactHertz: cfg.ContactHertz, HeavyContactHertz: cfg.HeavyContactHertz, HeavyMassRatio: cfg.HeavyMassRatio,
 		ContactDampingRatio: cfg.ContactDampingRatio,
-		MaxPushOut:          cfg.MaxPushOut, RestitutionThreshold: cfg.RestitutionThreshold,
+		MaxPushOut:          cfg.MaxPushOut, DeepOverlap: cfg.DeepOverlap, RestitutionThreshold: cfg.RestitutionThreshold,
 		MaxLinearSpeed: cfg.MaxLinearSpeed, LargeIslandContacts: cfg.LargeIslandContacts}
 	p.capSpin = p.params.MaxAngularSpeed()
 	p.capSpeedSq = cfg.MaxLinearSpeed * cfg.MaxLinearSpeed

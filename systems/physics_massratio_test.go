@@ -1,10 +1,12 @@
 package systems_test
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
 	arche "github.com/mlange-42/arche/ecs"
+	"github.com/tumble2d/tumble/systems"
 )
 
 // TestPhysicsHeavyOnLightPlank: a 1 x 1 m box 75 and 250 times heavier than
@@ -13,9 +15,12 @@ import (
 // omega^2 for mass ratio r: 2.1 cm at 75, 7 cm at 250, less the plank's
 // share). At 60 Hz, the heavy softness turned off, the box bounced about
 // 5 cm and never slept.
+//
+// The same holds with Config.DeepOverlap set, which heavy islands ignore.
 func TestPhysicsHeavyOnLightPlank(t *testing.T) {
-	for _, ratio := range []float64{75, 250} {
-		s := newSim(t, nil)
+	for _, c := range []struct{ ratio, deep float64 }{{75, 0}, {250, 0}, {75, 0.01}, {250, 0.01}} {
+		ratio := c.ratio
+		s := newSim(t, func(cfg *systems.Config) { cfg.DeepOverlap = c.deep })
 		s.add(ground())
 		plank := s.add(dynBox(0, 0.05, 2, 0.05))
 		def := dynBox(0, 0.6, 0.5, 0.5)
@@ -23,12 +28,12 @@ func TestPhysicsHeavyOnLightPlank(t *testing.T) {
 		box := s.add(def)
 		s.run(600)
 		if !s.asleep(box) || !s.asleep(plank) {
-			t.Errorf("ratio %v: box asleep %v, plank asleep %v after 10 s (box at %v, v %v)",
-				ratio, s.asleep(box), s.asleep(plank), s.pos(box), s.v(box))
+			t.Errorf("ratio %v, DeepOverlap %v: box asleep %v, plank asleep %v after 10 s (box at %v, v %v)",
+				ratio, c.deep, s.asleep(box), s.asleep(plank), s.pos(box), s.v(box))
 		}
 		sink := (s.pos(plank).Y + 0.05) - (s.pos(box).Y - 0.5)
 		if sink > 0.05 || s.pos(plank).Y < 0.03 {
-			t.Errorf("ratio %v: box %.4f m into the plank, plank centre at %.4f m (rest 0.05)", ratio, sink, s.pos(plank).Y)
+			t.Errorf("ratio %v, DeepOverlap %v: box %.4f m into the plank, plank centre at %.4f m (rest 0.05)", ratio, c.deep, sink, s.pos(plank).Y)
 		}
 	}
 }
@@ -40,8 +45,16 @@ func TestPhysicsHeavyOnLightPlank(t *testing.T) {
 // Hz, the heavy softness turned off, the second and third collapsed within
 // 10 s; with only the contacts of the heavy top softened, the first shed
 // three boxes from its flank.
+//
+// The same holds with Config.DeepOverlap set, which heavy islands ignore.
 func TestPhysicsHighMassRatioPyramids(t *testing.T) {
-	s := newSim(t, nil)
+	for _, deep := range []float64{0, 0.01} {
+		t.Run(fmt.Sprint("DeepOverlap=", deep), func(t *testing.T) { highMassRatioPyramids(t, deep) })
+	}
+}
+
+func highMassRatioPyramids(t *testing.T, deep float64) {
+	s := newSim(t, func(cfg *systems.Config) { cfg.DeepOverlap = deep })
 	s.add(staticBox(0, -1, 50, 1, 0))
 	var all []arche.Entity
 	var rest []float64 // each box's resting height, less nothing for sinking
