@@ -11,9 +11,12 @@
 //  1. integrate velocities (gravity, forces, damping),
 //  2. warm start (apply the accumulated impulses),
 //  3. solve with a soft bias (a spring-damper that pushes overlapping shapes
-//     apart at no more than MaxPushOut m/s),
+//     apart at no more than MaxPushOut m/s per contact; softer in islands
+//     whose masses lie far apart, see [Params.HeavyMassRatio]),
 //  4. integrate positions (delta position and delta rotation),
-//  5. relax: solve again without bias, so the push-out leaves no velocity.
+//  5. relax: solve again without bias, so the push-out leaves no velocity
+//     in the two bodies of a contact (one sweep does not take it back
+//     along a chain of contacts: see [Params.DeepOverlap]).
 //
 // After the substeps, restitution is applied once, reversing the normal
 // velocity measured before the step or, for contacts with restitution, the
