@@ -17,9 +17,10 @@ type Params struct {
 	Gravity  components.Vec2 // m/s^2
 	// ContactHertz is the stiffness of contacts between two moving bodies;
 	// it is capped at a quarter of the substep rate, and contacts against
-	// static or kinematic bodies use twice it. Default 60 Hz, Box2D v3's cap
-	// at 4 substeps, with which large_pyramid sags 0.52 m in 500 steps
-	// (Box2D v3.1.1 at its default of 30 Hz: 0.73 m).
+	// static or kinematic bodies use twice it. Default 60 Hz, the cap at 4
+	// substeps, with which large_pyramid sags 0.52 m in 500 steps (Box2D
+	// v3.1.1 at its default of 30 Hz: 0.73 m; Box2D v3.2, measured, runs
+	// 30 Hz here whatever its setting from 30 to 120 Hz).
 	ContactHertz float64
 	// HeavyContactHertz is the stiffness of the contacts between moving
 	// bodies in an island whose dynamic bodies' masses differ by more than
