@@ -118,7 +118,8 @@ func (p *Physics) setup(cfg Config) {
 		ContactHertz: cfg.ContactHertz, HeavyContactHertz: cfg.HeavyContactHertz, HeavyMassRatio: cfg.HeavyMassRatio,
 		ContactDampingRatio: cfg.ContactDampingRatio,
 		MaxPushOut:          cfg.MaxPushOut, DeepOverlap: cfg.DeepOverlap, RestitutionThreshold: cfg.RestitutionThreshold,
-		MaxLinearSpeed: cfg.MaxLinearSpeed, LargeIslandContacts: cfg.LargeIslandContacts}
+		MaxLinearSpeed: cfg.MaxLinearSpeed, LargeIslandContacts: cfg.LargeIslandContacts,
+		ForwardColorOrder: cfg.ForwardColorOrder}
 	p.capSpin = p.params.MaxAngularSpeed()
 	p.capSpeedSq = cfg.MaxLinearSpeed * cfg.MaxLinearSpeed
 	p.grid = broadphase.NewGrid(cfg.CellSize)
