@@ -66,9 +66,10 @@ type Config struct {
 	// bodies in an island (bodies touching, directly or through others)
 	// whose heaviest dynamic body is more than HeavyMassRatio times its
 	// lightest (default 30, Box2D v3's default for every contact); the
-	// lower of it and ContactHertz applies. HeavyMassRatio 0 turns it off
-	// (default 10).
-	HeavyContactHertz   float64
+	// lower of it and ContactHertz applies.
+	HeavyContactHertz float64
+	// HeavyMassRatio is that ratio of an island's heaviest to its lightest
+	// dynamic body (default 10); 0 turns the heavy softness off.
 	HeavyMassRatio      float64
 	ContactDampingRatio float64 // contact damping ratio (default 10)
 	MaxPushOut          float64 // m/s: cap on the push-out speed of overlap (default 3)
