@@ -47,14 +47,14 @@ func (f *frozenRows) keepRows() {
 	}
 }
 
-// rememberSleeper adds body e, which fell asleep at pose xf with box aabb
-// (grown as add grows it) in the tick that just ended, to the rows of the
-// last rebuild. It was awake then, so without this disturbed would not see
+// rememberSleeper adds body e of shape s, which fell asleep at pose xf in
+// the tick that just ended, to the rows of the last rebuild, with the box
+// add gives it. It was awake then, so without this disturbed would not see
 // a game move it, change its shape or remove it before the next tick: a box
 // lifted 4.5 m in that gap hung there asleep.
-func (f *frozenRows) rememberSleeper(e arche.Entity, xf components.Transform, aabb components.AABB) {
+func (f *frozenRows) rememberSleeper(e arche.Entity, xf components.Transform, s *components.Shape, margin float64) {
 	f.prevEnts = append(f.prevEnts, e)
-	f.prevAABBs = append(f.prevAABBs, aabb)
+	f.prevAABBs = append(f.prevAABBs, frozenBox(xf, s, margin))
 	f.prevXfs = append(f.prevXfs, xf)
 	f.prevSleeping = append(f.prevSleeping, true)
 }
@@ -150,11 +150,12 @@ func growAxes(b components.AABB, h, gx, gy float64) components.AABB {
 	return components.AABB{Min: components.V(b.Min.X-h-gx, b.Min.Y-h-gy), Max: components.V(b.Max.X+h+gx, b.Max.Y+h+gy)}
 }
 
-// stepReach returns the distances a body moving at v, and turning a point of
-// its shape at spin (m/s), can cover along x and along y in time t, forwards
-// or backwards: how far its box must grow (growAxes).
-func stepReach(v components.Vec2, spin, t float64) (dx, dy float64) {
-	return t * (math.Abs(v.X) + spin), t * (math.Abs(v.Y) + spin)
+// axisSpeeds returns the speeds (m/s) along x and along y, forwards or
+// backwards, at which the points of a body moving at v and turning a point
+// of its shape at spin can move: times a step, how far its box must grow
+// (growAxes).
+func axisSpeeds(v components.Vec2, spin float64) (sx, sy float64) {
+	return math.Abs(v.X) + spin, math.Abs(v.Y) + spin
 }
 
 // resize returns s with length n, reallocated at twice that when it is too
@@ -183,11 +184,17 @@ func (f *frozenRows) add(e arche.Entity, xf components.Transform, s components.S
 	f.ents = append(f.ents, e)
 	f.proxies = appendProxy(f.proxies, e, &xf, &s, solver.KindStatic, 0, sleeping)
 	f.mats = append(f.mats, m)
-	f.aabbs = append(f.aabbs, s.AABB(xf).Expand(margin))
+	f.aabbs = append(f.aabbs, frozenBox(xf, &s, margin))
 	f.sleeping = append(f.sleeping, sleeping)
 	if !sleeping {
 		f.statics++
 	}
+}
+
+// frozenBox is the box of a frozen row: the shape's at pose xf, grown by
+// margin.
+func frozenBox(xf components.Transform, s *components.Shape, margin float64) components.AABB {
+	return s.AABB(xf).Expand(margin)
 }
 
 func (f *frozenRows) computeHash() uint64 {
@@ -327,7 +334,8 @@ func (p *Physics) gather(w *arche.World) (woke bool) {
 		// of a rain overlap its side neighbours' boxes, and growing by
 		// twice the distance for moving pairs too made circle_rain's grid
 		// test a third more candidates than needed.
-		dx, dy := stepReach(lin, spin, dt)
+		sx, sy := axisSpeeds(lin, spin)
+		dx, dy := dt*sx, dt*sy
 		box := s.AABB(*t)
 		p.aabbs = append(p.aabbs, growAxes(box, half, dx, dy))
 		p.reach = append(p.reach, growAxes(box, half, 2*dx, 2*dy))

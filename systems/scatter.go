@@ -38,7 +38,7 @@ func (p *Physics) scatter(w *arche.World) {
 	half := 0.5 * p.cfg.SpeculativeDistance
 	for _, e := range p.sleep.toSleep {
 		t, _, s, _, _, _, _ := p.bodies.GetUnchecked(e)
-		p.frozen.rememberSleeper(e, *t, s.AABB(*t).Expand(half))
+		p.frozen.rememberSleeper(e, *t, s, half)
 		w.Add(e, p.sleepingIDs...)
 	}
 }

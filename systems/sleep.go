@@ -228,13 +228,12 @@ func (p *Physics) wakeAhead() {
 		if sim.Kind != solver.KindDynamic {
 			continue
 		}
-		spin := sim.MaxExtent * abs(st.W)
-		if abs(st.V.X)+spin <= abs(m.v.X)+m.spin+slack && abs(st.V.Y)+spin <= abs(m.v.Y)+m.spin+slack {
+		sx, sy := axisSpeeds(st.V, sim.MaxExtent*abs(st.W))
+		if gx, gy := axisSpeeds(m.v, m.spin); sx <= gx+slack && sy <= gy+slack {
 			continue
 		}
 		pose := solver.FinalPose(sim, st, dt)
-		dx, dy := stepReach(st.V, spin, dt)
-		box := growAxes(p.proxies[i].shapeOf().AABB(pose), half, dx, dy)
+		box := growAxes(p.proxies[i].shapeOf().AABB(pose), half, dt*sx, dt*sy)
 		p.aheadPairs = p.grid.FrozenOverlaps(&box, int32(i), p.aheadPairs[:0])
 		for _, pr := range p.aheadPairs {
 			if p.frozen.sleeping[pr.B] {
