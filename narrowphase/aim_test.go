@@ -121,6 +121,13 @@ func TestAimBoxCircle(t *testing.T) {
 			return q, c.Sub(q).Len()
 		}
 		dist := func(ti float64) float64 { _, d := closest(ti); return d }
+		// normalAt is the direction from the box's closest point to the
+		// centre at time ti, in world axes.
+		normalAt := func(ti float64) components.Vec2 {
+			q, _ := closest(ti)
+			c := xfA.InvApply(pc.MulAdd(ti, dv))
+			return xfA.R.Rotate(c.Sub(q).Scale(1 / c.Sub(q).Len()))
+		}
 		tEnd := 4 * (pc.Sub(xfA.P).Len() + half.Len() + r) / dv.Len()
 		hit := firstAtOrBelow(dist, r, tEnd, 1e4)
 		if hit < 0 {
@@ -135,9 +142,7 @@ func TestAimBoxCircle(t *testing.T) {
 				}
 				continue
 			}
-			q, _ := closest(tc)
-			c := xfA.InvApply(pc.MulAdd(tc, dv))
-			want := xfA.R.Rotate(c.Sub(q).Scale(1 / c.Sub(q).Len()))
+			want := normalAt(tc)
 			if m.Normal.Sub(want).Len() > 1e-3 {
 				t.Fatalf("case %d: a path that misses the box aimed at %v, want %v (closest at %v)", k, m.Normal, want, tc)
 			}
@@ -148,8 +153,7 @@ func TestAimBoxCircle(t *testing.T) {
 		}
 		hits++
 		q, _ := closest(hit)
-		c := xfA.InvApply(pc.MulAdd(hit, dv))
-		want := xfA.R.Rotate(c.Sub(q).Scale(1 / c.Sub(q).Len()))
+		want := normalAt(hit)
 		n, s := m.Normal, m.Points[0].Separation
 		if n.Sub(want).Len() > 1e-6 {
 			t.Fatalf("case %d: aimed normal %v, brute force %v (hit at %v)", k, n, want, hit)

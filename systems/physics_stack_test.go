@@ -192,17 +192,7 @@ func TestPhysicsPyramidsComeToRest(t *testing.T) {
 	for _, base := range []int{16, 20, 25, 30} {
 		for _, mirror := range []bool{false, true} {
 			s := newSim(t, nil)
-			s.add(staticBox(0, -0.5, 40, 0.5, 0))
-			var es []arche.Entity
-			for row := 0; row < base; row++ {
-				for i := 0; i < base-row; i++ {
-					x := float64(i) - float64(base-row-1)/2
-					if mirror {
-						x = -x
-					}
-					es = append(es, s.add(dynBox(x, 0.5+float64(row), 0.5, 0.5)))
-				}
-			}
+			es := pyramidOnGround(s, base, mirror)
 			top := es[len(es)-1]
 			asleepAt := -1
 			worst := 0.0
@@ -234,17 +224,7 @@ func TestPhysicsBox2DSettingsPyramids(t *testing.T) {
 	for _, base := range []int{16, 20, 25, 30} {
 		for _, mirror := range []bool{false, true} {
 			s := newSim(t, func(c *systems.Config) { *c = systems.Box2DConfig() })
-			s.add(staticBox(0, -0.5, 40, 0.5, 0))
-			var es []arche.Entity
-			for row := 0; row < base; row++ {
-				for i := 0; i < base-row; i++ {
-					x := float64(i) - float64(base-row-1)/2
-					if mirror {
-						x = -x
-					}
-					es = append(es, s.add(dynBox(x, 0.5+float64(row), 0.5, 0.5)))
-				}
-			}
+			es := pyramidOnGround(s, base, mirror)
 			asleepAt := -1
 			for tick := 1; tick <= 120 && asleepAt < 0; tick++ {
 				s.run(1)
@@ -260,4 +240,23 @@ func TestPhysicsBox2DSettingsPyramids(t *testing.T) {
 			}
 		}
 	}
+}
+
+// pyramidOnGround adds a static ground (top face at y = 0) and a pyramid of
+// unit boxes with base boxes in its bottom row, built row by row from the
+// bottom, each row left to right, or right to left if mirror. It returns
+// the boxes in creation order: the top box last.
+func pyramidOnGround(s *sim, base int, mirror bool) []arche.Entity {
+	s.add(staticBox(0, -0.5, 40, 0.5, 0))
+	var es []arche.Entity
+	for row := 0; row < base; row++ {
+		for i := 0; i < base-row; i++ {
+			x := float64(i) - float64(base-row-1)/2
+			if mirror {
+				x = -x
+			}
+			es = append(es, s.add(dynBox(x, 0.5+float64(row), 0.5, 0.5)))
+		}
+	}
+	return es
 }
