@@ -27,6 +27,17 @@ type frozenRows struct {
 	hash     uint64
 	built    bool
 
+	// src holds, for each row, the components it was made from. A gather
+	// walks the frozen bodies in the query order of the last one: while
+	// each is the next row's entity with the same components (next counts
+	// them), its row, its hash and every decision about it (valid, asleep,
+	// not to be woken) are what they were, and nothing is rebuilt. At the
+	// first body that differs, the rows from there on are made anew
+	// (diverge). See begin.
+	src   []frozenSrc
+	next  int
+	dirty bool
+
 	// The rows of the last rebuild, to find what changed.
 	prevEnts     []arche.Entity
 	prevAABBs    []components.AABB
@@ -170,22 +181,99 @@ func resize[T any](s []T, n int) []T {
 	return s[:n]
 }
 
-func (f *frozenRows) reset() {
-	f.ents, f.proxies, f.mats = f.ents[:0], f.proxies[:0], f.mats[:0]
-	f.aabbs, f.sleeping = f.aabbs[:0], f.sleeping[:0]
+// rebuildFrozen makes every gather rebuild the frozen rows, as before keep
+// existed; tests set it to check that keeping them changes nothing.
+var rebuildFrozen = false
+
+// frozenSrc is the seven body components of a frozen row, as they were
+// when the row was made (after check).
+type frozenSrc struct {
+	t   components.Transform
+	v   components.Velocity
+	s   components.Shape
+	mat components.Material
+	b   components.Body
+	m   components.Mass
+	f   components.Force
+}
+
+// begin starts a gather: the rows stay as the last gather left them, to be
+// kept (keep) or made anew (diverge, add).
+//
+// Rebuilding every frozen row each tick cost 38-42 ns a sleeping box
+// (BenchmarkStepAsleep, 10 000 and 100 000 boxes and nothing awake), most
+// of it in check, add and computeHash. Comparing each body's components with
+// those its row was made from leaves the walk of the query and the
+// comparison: 17-27 ns. The comparison is by value (==), as disturbed
+// compares poses: a row made from 0 stands for -0, and a NaN never compares
+// equal, so check still reports it.
+func (f *frozenRows) begin() {
+	f.next, f.dirty = 0, !f.built || rebuildFrozen
+	if f.dirty {
+		f.truncate(0)
+	}
+}
+
+// keep reports whether frozen body e (asleep or not), with these
+// components, is the next row unchanged, and moves past it. The first time
+// it is not, the rows from there on are dropped, to be made anew by add.
+func (f *frozenRows) keep(e arche.Entity, sleeping bool, t *components.Transform, v *components.Velocity,
+	s *components.Shape, mat *components.Material, b *components.Body, m *components.Mass, fo *components.Force) bool {
+	if !f.dirty {
+		j := f.next
+		if j < len(f.ents) && f.ents[j] == e && f.sleeping[j] == sleeping {
+			r := &f.src[j]
+			if r.t == *t && r.v == *v && r.s == *s && r.mat == *mat && r.b == *b && r.m == *m && r.f == *fo {
+				f.next++
+				return true
+			}
+		}
+		f.diverge()
+	}
+	return false
+}
+
+// diverge drops the rows from next on: a body differs from its row, or is
+// not the next one.
+func (f *frozenRows) diverge() {
+	if !f.dirty {
+		f.dirty = true
+		f.truncate(f.next)
+	}
+}
+
+// finish ends the walk: rows past the last body kept belong to bodies that
+// are no longer frozen (or gone). It reports whether the rows changed.
+func (f *frozenRows) finish() bool {
+	if f.next < len(f.ents) {
+		f.diverge()
+	}
+	return f.dirty
+}
+
+func (f *frozenRows) truncate(n int) {
+	f.ents, f.proxies, f.mats = f.ents[:n], f.proxies[:n], f.mats[:n]
+	f.aabbs, f.sleeping, f.src = f.aabbs[:n], f.sleeping[:n], f.src[:n]
 	f.statics = 0
+	for _, sl := range f.sleeping {
+		if !sl {
+			f.statics++
+		}
+	}
 }
 
 // mix folds x into the FNV-1a style hash h.
 func mix(h, x uint64) uint64 { return (h ^ x) * 0x100000001b3 }
 
-func (f *frozenRows) add(e arche.Entity, xf components.Transform, s components.Shape, m components.Material,
-	sleeping bool, margin float64) {
+// add appends the row of frozen body e, made from src (see diverge: only
+// after the walk has diverged).
+func (f *frozenRows) add(e arche.Entity, src *frozenSrc, sleeping bool, margin float64) {
 	f.ents = append(f.ents, e)
-	f.proxies = appendProxy(f.proxies, e, &xf, &s, solver.KindStatic, 0, sleeping)
-	f.mats = append(f.mats, m)
-	f.aabbs = append(f.aabbs, frozenBox(xf, &s, margin))
+	f.proxies = appendProxy(f.proxies, e, &src.t, &src.s, solver.KindStatic, 0, sleeping)
+	f.mats = append(f.mats, src.mat)
+	f.aabbs = append(f.aabbs, frozenBox(src.t, &src.s, margin))
 	f.sleeping = append(f.sleeping, sleeping)
+	f.src = append(f.src, *src)
 	if !sleeping {
 		f.statics++
 	}
@@ -285,7 +373,7 @@ func (p *Physics) gather(w *arche.World) (woke bool) {
 	p.ents, p.proxies, p.mats, p.aabbs, p.reach = p.ents[:0], p.proxies[:0], p.mats[:0], p.aabbs[:0], p.reach[:0]
 	p.motion = p.motion[:0]
 	p.s.Bodies, p.s.Sims = p.s.Bodies[:0], p.s.Sims[:0]
-	p.frozen.reset()
+	p.frozen.begin()
 	half := 0.5 * p.cfg.SpeculativeDistance
 	dt := p.cfg.Dt
 	wake := p.sleep.wakeNow[:0]
@@ -295,12 +383,16 @@ func (p *Physics) gather(w *arche.World) (woke bool) {
 	for q.Next() {
 		t, v, s, mat, b, m, f := q.Get()
 		e := q.Entity()
+		frozen := b.Type == components.Static || b.Type == components.Kinematic && v.Lin == (components.Vec2{}) && v.Ang == 0
+		if frozen && p.frozen.keep(e, false, t, v, s, mat, b, m, f) {
+			continue
+		}
 		if field, reason := check(t, v, s, b, m, mat, f); field != "" {
 			p.errs = append(p.errs, ecs.BodyError{Entity: e, Field: field, Reason: reason})
 			continue
 		}
-		if b.Type == components.Static || b.Type == components.Kinematic && v.Lin == (components.Vec2{}) && v.Ang == 0 {
-			p.frozen.add(e, *t, *s, *mat, false, half)
+		if frozen {
+			p.frozen.add(e, &frozenSrc{*t, *v, *s, *mat, *b, *m, *f}, false, half)
 			continue
 		}
 		if p.sleep.staleSet(e) {
@@ -340,10 +432,13 @@ func (p *Physics) gather(w *arche.World) (woke bool) {
 		p.aabbs = append(p.aabbs, growAxes(box, half, dx, dy))
 		p.reach = append(p.reach, growAxes(box, half, 2*dx, 2*dy))
 		p.s.Bodies = append(p.s.Bodies, solver.BodyState{V: v.Lin, W: v.Ang, DQ: components.Identity})
-		p.s.Sims = append(p.s.Sims, solver.BodySim{X: *t, InvMass: m.InvMass, InvInertia: m.InvInertia,
-			Force: f.F, Torque: f.Torque, GravityScale: b.GravityScale, LinearDamping: b.LinearDamping,
-			AngularDamping: b.AngularDamping, MaxExtent: ext, Turn: components.Identity, Kind: kind,
-			Round: s.Kind == components.ShapeCircle})
+		// Field by field in place, as appendProxy writes its row.
+		p.s.Sims = append(p.s.Sims, solver.BodySim{})
+		sim := &p.s.Sims[len(p.s.Sims)-1]
+		sim.X, sim.InvMass, sim.InvInertia = *t, m.InvMass, m.InvInertia
+		sim.Force, sim.Torque, sim.GravityScale = f.F, f.Torque, b.GravityScale
+		sim.LinearDamping, sim.AngularDamping, sim.MaxExtent = b.LinearDamping, b.AngularDamping, ext
+		sim.Turn, sim.Kind, sim.Round = components.Identity, kind, s.Kind == components.ShapeCircle
 	}
 
 	inSets := 0
@@ -354,6 +449,9 @@ func (p *Physics) gather(w *arche.World) (woke bool) {
 		e := q.Entity()
 		if p.sleep.staleSet(e) {
 			inSets++
+		}
+		if p.frozen.keep(e, true, t, v, s, mat, b, m, f) {
+			continue
 		}
 		if field, reason := check(t, v, s, b, m, mat, f); field != "" {
 			// Woken, it is reported among the awake bodies until the game
@@ -367,7 +465,7 @@ func (p *Physics) gather(w *arche.World) (woke bool) {
 		if v.Lin != (components.Vec2{}) || v.Ang != 0 || f.F != (components.Vec2{}) || f.Torque != 0 || b.Type != components.Dynamic {
 			wake = append(wake, e)
 		}
-		p.frozen.add(e, *t, *s, *mat, true, half)
+		p.frozen.add(e, &frozenSrc{*t, *v, *s, *mat, *b, *m, *f}, true, half)
 	}
 	if qb := p.anyBody.Query(w); qb.Count() > seen {
 		p.reportIncomplete(qb)
@@ -377,7 +475,9 @@ func (p *Physics) gather(w *arche.World) (woke bool) {
 	if inSets < p.sleep.members {
 		wake = p.sleep.brokenSets(w, p.sleepingID, wake)
 	}
-	if h := p.frozen.computeHash(); !p.frozen.built || h != p.frozen.hash {
+	if !p.frozen.finish() {
+		// Every row as the last gather left it: the hash too.
+	} else if h := p.frozen.computeHash(); !p.frozen.built || h != p.frozen.hash {
 		if p.frozen.built {
 			wake = p.frozen.disturbed(w, &p.bodies, wake)
 		}
