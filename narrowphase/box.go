@@ -258,9 +258,11 @@ func refManifold(m *Manifold, href components.Vec2, xfRef components.Transform, 
 // impact within the step (57 of 400 at 10 mrad), bounced on the first corner
 // alone, and left spinning at up to 5.7 rad/s (e = 1). With both, the
 // restitution takes them together (solver.bouncesTogether). Twice margin
-// holds every corner that can land within a substep of the first; a corner
-// farther up (a box on its corner) stays out, as in Box2D. The extra point is
-// speculative: the solver pushes on it only if it closes its gap.
+// (two steps of approach and twice the speculative distance) holds every
+// corner that can land within a substep of the first; a corner farther up
+// (a box on its corner) stays out, as in Box2D. The extra point is
+// speculative: the solver pushes on it only if it closes its gap, and the
+// restitution decides from the two gaps whether the corners land together.
 //
 // The side planes are t . (p - v11) >= 0 and t . (p - v12) <= 0 with t the
 // reference edge direction. Clipping a segment against two parallel planes

@@ -60,8 +60,10 @@ const (
 // Collide returns the manifold of shape a at pose xfA against shape b at pose
 // xfB, dispatching on the shape kinds (circle-circle, circle-box, box-circle,
 // box-box). Points whose separation exceeds margin (the speculative margin,
-// >= 0) are dropped; a pair farther apart than margin gives Count == 0. An
-// invalid shape kind also gives Count == 0.
+// >= 0) are dropped, except the second end of a clipped box edge whose first
+// end is within margin, which is kept up to twice margin (see clipManifold);
+// a pair farther apart than margin gives Count == 0. An invalid shape kind
+// also gives Count == 0.
 //
 // Circle A against box B runs the box-circle kernel with the roles swapped
 // and negates the normal: separations and points are symmetric in A and B,

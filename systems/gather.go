@@ -38,7 +38,8 @@ type frozenRows struct {
 	next  int
 	dirty bool
 
-	// The rows of the last rebuild, to find what changed.
+	// The rows as of the last change of hash (the last grid rebuild), to
+	// find what changed.
 	prevEnts     []arche.Entity
 	prevAABBs    []components.AABB
 	prevXfs      []components.Transform
