@@ -1,10 +1,13 @@
 package systems
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
+	"unsafe"
 
 	arche "github.com/mlange-42/arche/ecs"
 	"github.com/mlange-42/arche/generic"
@@ -221,8 +224,10 @@ func TestFrozenRowsKeptMatchRebuilt(t *testing.T) {
 		rebuilt.p.Update(&rebuilt.w)
 
 		a, b := &kept.p.frozen, &rebuilt.p.frozen
-		if !slices.Equal(a.ents, b.ents) || !slices.Equal(a.proxies, b.proxies) || !slices.Equal(a.mats, b.mats) ||
-			!slices.Equal(a.aabbs, b.aabbs) || !slices.Equal(a.sleeping, b.sleeping) || a.statics != b.statics {
+		// Printed, the floats compare by bits (-0 prints as -0).
+		if !slices.Equal(a.ents, b.ents) || fmt.Sprint(a.proxies) != fmt.Sprint(b.proxies) ||
+			fmt.Sprint(a.mats) != fmt.Sprint(b.mats) || fmt.Sprint(a.aabbs) != fmt.Sprint(b.aabbs) ||
+			!slices.Equal(a.sleeping, b.sleeping) || a.statics != b.statics {
 			t.Fatalf("tick %d: the kept frozen rows (%d, %d static) differ from the rebuilt ones (%d, %d static)",
 				tick, len(a.ents), a.statics, len(b.ents), b.statics)
 		}
@@ -246,3 +251,62 @@ func TestFrozenRowsKeptMatchRebuilt(t *testing.T) {
 }
 
 func bits(x float64) uint64 { return math.Float64bits(x) }
+
+// TestFrozenSrcSameSeesEveryField changes each field of the seven
+// components in turn, found by reflection so that a field added to a
+// component later is covered too, and requires frozenSrc.same to see the
+// change; and it requires 0 and -0 to differ and a NaN to equal itself.
+func TestFrozenSrcSameSeesEveryField(t *testing.T) {
+	base := frozenSrc{
+		t: components.NewTransform(1, 2, 0.3), v: components.Velocity{Lin: components.V(4, 5), Ang: 6},
+		s: components.Box(0.5, 0.25), mat: components.Material{Friction: 0.6, Restitution: 0.2},
+		b: components.Body{Type: components.Kinematic, GravityScale: 1, LinearDamping: 0.1, AngularDamping: 0.2},
+		m: components.Mass{Mass: 2, Inertia: 3, InvMass: 0.5, InvInertia: 1.0 / 3},
+		f: components.Force{F: components.V(7, 8), Torque: 9},
+	}
+	same := func(r, c *frozenSrc) bool { return r.same(&c.t, &c.v, &c.s, &c.mat, &c.b, &c.m, &c.f) }
+	if c := base; !same(&base, &c) {
+		t.Fatal("a copy does not compare the same")
+	}
+	var leaves [][]int
+	var walk func(tp reflect.Type, path []int)
+	walk = func(tp reflect.Type, path []int) {
+		if tp.Kind() != reflect.Struct {
+			leaves = append(leaves, append([]int(nil), path...))
+			return
+		}
+		for i := 0; i < tp.NumField(); i++ {
+			walk(tp.Field(i).Type, append(path, i))
+		}
+	}
+	walk(reflect.TypeOf(base), nil)
+	for _, path := range leaves {
+		c := base
+		v := reflect.ValueOf(&c).Elem().FieldByIndex(path)
+		v = reflect.NewAt(v.Type(), unsafe.Pointer(v.UnsafeAddr())).Elem() // frozenSrc's fields are unexported
+		switch v.Kind() {
+		case reflect.Float64:
+			v.SetFloat(v.Float() + 1)
+		case reflect.Uint8:
+			v.SetUint(v.Uint() ^ 1)
+		default:
+			t.Fatalf("field %v of kind %v: the test does not know how to change it", path, v.Kind())
+		}
+		if same(&base, &c) {
+			t.Errorf("frozenSrc.same does not see a change of field %v (%s)", path, reflect.TypeOf(base).FieldByIndex(path).Name)
+		}
+	}
+	if len(leaves) != 24 {
+		t.Errorf("%d fields, want 24 (update the count when a component gains a field)", len(leaves))
+	}
+	zero, neg := base, base
+	zero.t.P.X, neg.t.P.X = 0, math.Copysign(0, -1)
+	if same(&zero, &neg) {
+		t.Error("frozenSrc.same takes -0 for 0")
+	}
+	nan := base
+	nan.m.Inertia = math.NaN()
+	if c := nan; !same(&nan, &c) {
+		t.Error("frozenSrc.same does not take a NaN for itself")
+	}
+}
