@@ -120,7 +120,12 @@ func (p *Params) heavyRatio() float64 {
 // heavyIsland reports whether the dynamic bodies among rows differ in mass
 // by more than s.heavyRatio. Only dynamic rows have a positive inverse
 // mass, so it reads that field alone: one cache line of each cold row.
+// With the heavy softness off (HeavyMassRatio 0) no island passes, and no
+// row is read.
 func (s *Solver) heavyIsland(rows []int32) bool {
+	if math.IsInf(s.heavyRatio, 1) {
+		return false
+	}
 	lo, hi := math.Inf(1), 0.0 // inverse masses
 	for _, i := range rows {
 		if m := s.Sims[i].InvMass; m > 0 {
