@@ -47,7 +47,8 @@ type wideContact struct {
 	points int64
 	// heavy is -1 where the contact's island has masses apart by more
 	// than the heavy ratio (Solver.heavyLink): the lane then pushes deep
-	// overlap at the full rate and, unless stiff, takes the heavy softness. Bytes, so the block stays 1152 bytes; the kernels widen
+	// overlap at the full rate and, unless stiff, takes the heavy
+	// softness. Bytes, so the block stays 1152 bytes; the kernels widen
 	// them to lane masks.
 	heavy [lanes]int8
 	_     [20]byte
