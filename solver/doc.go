@@ -23,8 +23,10 @@
 // one at which the gap closes ([Contact.AimRestitution]). The two points of
 // a manifold that both bounce are solved together (a 2x2 complementarity
 // problem), so a box that lands flat leaves without a spin; at e = 0 such a
-// two-point impact is stopped together in the same way. The impulses are
-// kept for warm starting the next step. Friction is Coulomb's, clamped by
+// two-point impact is stopped together in the same way. An island whose
+// bounces would end with more kinetic energy than it started the step with,
+// plus the work of gravity and forces, has them scaled back (energy.go). The
+// impulses are kept for warm starting the next step. Friction is Coulomb's, clamped by
 // the normal impulse of the same point.
 //
 // # Data flow

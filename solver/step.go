@@ -230,6 +230,7 @@ type Solver struct {
 	// overflow [largeStart, colorStart[0]), colour k [colorStart[k],
 	// colorStart[k+1]).
 	largeBodies []int32
+	large       []largeIsland // the large islands, ranges of largeBodies
 	largeStart  int32
 	colorStart  []int32
 	largeLinks  []int32
@@ -255,9 +256,14 @@ type Solver struct {
 	pHeavy     stepParams // p with the heavy softness between moving bodies, deep push at full rate
 	// totals[k] sums the normal impulses of contact k over the substeps,
 	// for the restitution of small islands (applyRestitution).
-	totals     [][2]float64
-	task       stageTask
-	islandTask islandTask
+	totals [][2]float64
+	// rest holds each body row's velocity before the restitution pass,
+	// and elasticLarge is set once SetContact has stored a contact of a
+	// large island with restitution: the bound of energy.go then runs.
+	rest         []restRow
+	elasticLarge atomic.Bool
+	task         stageTask
+	islandTask   islandTask
 	// The last BuildIslands' coloured and total links, to decide whether
 	// colouring every link alongside the islands pays.
 	lastColored, lastLinks int
@@ -333,6 +339,8 @@ func (s *Solver) BuildIslandsOn(ex Executor, prm *Params) Stats {
 	is := &s.Islands
 	s.small, s.free = s.small[:0], s.free[:0]
 	s.largeBodies, s.largeLinks = s.largeBodies[:0], s.largeLinks[:0]
+	s.large = s.large[:0]
+	s.elasticLarge.Store(false)
 	var st Stats
 	st.Islands = is.Len()
 	s.heavyLink = resize(s.heavyLink, len(s.Links))
@@ -350,7 +358,9 @@ func (s *Solver) BuildIslandsOn(ex Executor, prm *Params) Stats {
 			s.free = append(s.free, is.Bodies(k)...)
 		case nc >= prm.LargeIslandContacts:
 			st.LargeIslands++
+			start := int32(len(s.largeBodies))
 			s.largeBodies = append(s.largeBodies, is.Bodies(k)...)
+			s.large = append(s.large, largeIsland{start: start, end: int32(len(s.largeBodies)), island: int32(k)})
 			s.largeLinks = append(s.largeLinks, is.Contacts(k)...)
 		default:
 			s.small = append(s.small, smallIsland{island: int32(k), heavy: heavy})
@@ -421,6 +431,9 @@ func (s *Solver) SetContact(li int, c *Contact) {
 			b.Store(true)
 		}
 	}
+	if k >= s.largeStart && c.Restitution > 0 && !s.elasticLarge.Load() {
+		s.elasticLarge.Store(true)
+	}
 	if w, l := s.lane(k); w != nil {
 		s.setLane(w, l, c, s.Links[li].points(), s.heavyLink[li])
 		return
@@ -483,6 +496,7 @@ func (s *Solver) Solve(ex Executor, prm *Params) {
 		s.totals = make([][2]float64, len(s.Contacts), 2*len(s.Contacts))
 	}
 	s.totals = s.totals[:len(s.Contacts)]
+	s.rest = resize(s.rest, len(s.Sims))
 	t := &s.task
 	t.s = s
 	t.mode = modeSmall
@@ -529,6 +543,11 @@ func (s *Solver) Solve(ex Executor, prm *Params) {
 // back and forth, the pyramid sleeps at step 121 with its top within 1 mm.
 func (s *Solver) solveLarge(ex Executor) {
 	t := &s.task
+	bound := s.elasticLarge.Load()
+	if bound {
+		t.mode = modeRestStart
+		ex.For(len(s.large), 1, t)
+	}
 	for sub := 0; sub < s.p.substeps; sub++ {
 		elapsed := float64(sub) * s.p.h
 		t.list = s.largeBodies
@@ -543,7 +562,15 @@ func (s *Solver) solveLarge(ex Executor) {
 		t.flip = !t.flip // relax in the other order (see solveContact)
 		s.colorStage(ex, modeRelax, elapsed+s.p.h)
 	}
+	if bound {
+		t.mode = modeRestSnap
+		ex.For(len(s.large), 1, t)
+	}
 	s.colorStage(ex, modeRestitution, 0)
+	if bound {
+		t.mode = modeRestLimit
+		ex.For(len(s.large), 1, t)
+	}
 }
 
 // colorStage runs one stage over the overflow and the colours, in that
@@ -640,6 +667,9 @@ const (
 	modeWideWarm
 	modeWideSolve
 	modeWideRestitution
+	modeRestStart
+	modeRestSnap
+	modeRestLimit
 )
 
 // stageTask is the one Task of the solver; its fields select the stage. The
@@ -699,6 +729,10 @@ func (t *stageTask) Run(lo, hi, _ int) {
 		solveWide(s.blocks[t.base+lo:t.base+hi], s.Bodies, &s.wp)
 	case modeWideRestitution:
 		restituteWide(s.blocks[t.base+lo:t.base+hi], s.Bodies, p)
+	case modeRestStart, modeRestSnap, modeRestLimit:
+		for k := lo; k < hi; k++ {
+			s.boundLarge(&s.large[k], t.mode)
+		}
 	}
 }
 
@@ -712,6 +746,11 @@ func (s *Solver) solveIsland(sm *smallIsland) {
 	cs := s.Contacts[sm.start:sm.end]
 	totals := s.totals[sm.start:sm.end]
 	clear(totals)
+	bound := elastic(cs) && !touchesKinematic(cs)
+	var k0 float64
+	if bound {
+		k0 = s.kinetic(bodies)
+	}
 	for sub := 0; sub < p.substeps; sub++ {
 		elapsed := float64(sub) * p.h
 		flip := sub&1 == 1
@@ -734,8 +773,15 @@ func (s *Solver) solveIsland(sm *smallIsland) {
 			totals[i][1] += cs[i].Points[1].NormalImpulse
 		}
 	}
+	var kb, w float64
+	if bound {
+		kb, w = s.snapRest(bodies)
+	}
 	for i := range cs {
 		applyRestitution(&cs[i], s.Bodies, p, &totals[i])
+	}
+	if bound {
+		s.limitRest(bodies, k0, kb, w)
 	}
 }
 

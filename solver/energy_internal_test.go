@@ -1,0 +1,80 @@
+package solver
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/tumble2d/tumble/components"
+)
+
+// TestLimitRestMeetsTheBound gives random bodies random velocities before
+// and after a restitution pass and random bounds, and checks limitRest: it
+// changes nothing when the energy after the pass is within the bound;
+// otherwise every body ends on the line from its velocity before to its
+// velocity after, at the same fraction a in [0, 1), with the kinetic energy
+// at the bound (to 1e-9) or, when even a = 0 exceeds it, at a = 0.
+func TestLimitRestMeetsTheBound(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	u := func(lo, hi float64) float64 { return lo + (hi-lo)*r.Float64() }
+	limited := 0
+	for trial := 0; trial < 2000; trial++ {
+		n := 1 + r.IntN(6)
+		s := &Solver{Sims: make([]BodySim, n), Bodies: make([]BodyState, n), rest: make([]restRow, n)}
+		rows := make([]int32, n)
+		for i := range n {
+			rows[i] = int32(i)
+			s.Sims[i] = BodySim{Kind: KindDynamic, InvMass: 1 / u(0.1, 10), InvInertia: 1 / u(0.01, 5)}
+			if r.IntN(5) == 0 {
+				s.Sims[i].InvInertia = 0 // fixed rotation
+			}
+			s.Bodies[i] = BodyState{V: components.V(u(-5, 5), u(-5, 5)), W: u(-3, 3)}
+		}
+		kb := s.kinetic(rows)
+		before := make([]BodyState, n)
+		copy(before, s.Bodies)
+		for i := range n {
+			s.rest[i] = restRow{v: [2]float64{s.Bodies[i].V.X, s.Bodies[i].V.Y}, w: s.Bodies[i].W}
+			s.Bodies[i].V = s.Bodies[i].V.Add(components.V(u(-4, 4), u(-4, 4)))
+			s.Bodies[i].W += u(-3, 3)
+		}
+		after := make([]BodyState, n)
+		copy(after, s.Bodies)
+		ka := s.kinetic(rows)
+		k0 := u(0, 2) * kb
+		w := u(-0.2, 0.2) * kb
+		bound := max(kb, k0+w)
+		s.limitRest(rows, k0, kb, w)
+		if !(ka > bound*(1+energyTol)) {
+			for i := range n {
+				if s.Bodies[i] != after[i] {
+					t.Fatalf("trial %d: body %d changed although the energy %.6g is within the bound %.6g", trial, i, ka, bound)
+				}
+			}
+			continue
+		}
+		limited++
+		// The fraction from one body's largest change.
+		a, best := 0.0, 0.0
+		for i := range n {
+			if d := math.Abs(after[i].V.X - before[i].V.X); d > best {
+				a, best = (s.Bodies[i].V.X-before[i].V.X)/(after[i].V.X-before[i].V.X), d
+			}
+		}
+		if !(a >= -1e-12 && a < 1) {
+			t.Fatalf("trial %d: fraction %v outside [0, 1)", trial, a)
+		}
+		for i := range n {
+			want := before[i].V.X + a*(after[i].V.X-before[i].V.X)
+			if math.Abs(s.Bodies[i].V.X-want) > 1e-9 {
+				t.Fatalf("trial %d: body %d at vx %v, want %v: not the same fraction for every body", trial, i, s.Bodies[i].V.X, want)
+			}
+		}
+		if k := s.kinetic(rows); math.Abs(k-bound) > 1e-9*bound && !(a == 0 && k <= bound*(1+1e-9)) {
+			t.Fatalf("trial %d: kinetic energy %.12g after the limit, want the bound %.12g (a = %v)", trial, k, bound, a)
+		}
+	}
+	if limited < 500 {
+		t.Errorf("only %d of 2000 trials needed the limit", limited)
+	}
+}
