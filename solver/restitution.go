@@ -213,3 +213,196 @@ func restituteBlock(c *Contact, vA *components.Vec2, wA *float64, vB *components
 	*wB += iB * (p1.RB.Cross(P1) + p2.RB.Cross(P2))
 	return [2]float64{x1, x2}, true
 }
+
+// settleBounces sweeps until no sweep changes a normal velocity by more
+// than settleTol (m/s), and at most settleWork contact visits (between
+// minSettleSweeps and maxSettleSweeps sweeps), so that a bouncing island
+// costs at most about 0.1 ms. Gauss-Seidel carries a bounce down a chain
+// slowly when the bouncing body is heavy: a ball 5 times as dense as the
+// stack of six boxes it fell on rose to 58 % of e^2 H with 32 sweeps, 85 %
+// with 64 and 94 % with 256, where a light ball needs a few.
+const (
+	settleTol       = 1e-9
+	settleWork      = 4096
+	minSettleSweeps = 16
+	maxSettleSweeps = 256
+)
+
+// settlePoint is the scratch of one contact point in settleBounces: its
+// target (the bounce's normal velocity, or the least normal velocity a
+// support allows), and the impulses the sweeps added.
+type settlePoint struct {
+	target          float64
+	normal, tangent float64
+	bounce          bool
+	apart           bool // a support not touching at the end of the step: left out
+}
+
+// touchSlop (m) is the separation at the end of the step up to which a
+// point that does not bounce counts as touching in settleBounces: Box2D's
+// linear slop (narrowphase.LinearSlop).
+const touchSlop = 0.005
+
+// settleBounces follows the restitution pass of a small island with
+// projected Gauss-Seidel sweeps that carry each bounce through what the
+// struck body rests on. The single pass reverses each bouncing point's
+// approach once, as Box2D v3 does; the body it strikes then moves into its
+// own supports, which the pass leaves alone, so the bounce is lost into
+// them: a ball with e = 0.8 dropped from 2 m onto a resting box of the same
+// density rose to 62 % of e^2 H, off a box a tenth as dense to 3 %, where it
+// rises to 99 % off the ground.
+//
+// The sweeps solve, over the points of the island, for a normal velocity
+// of -e u at each bouncing point (u its approach, as in the single pass)
+// and of at least 0 at every other point that touches at the end of the
+// step (within touchSlop): the struck body's supports hold as a rigid
+// ground would. Points further apart are left to the next step, which
+// meets them as impacts of their own. Friction comes from the sweeps' own
+// normal impulses. A support's sweep impulse only pushes; a bouncing
+// point's may take back what the step gave it. The island's energy bound
+// (energy.go) runs after them.
+//
+// This is the simultaneous impact of Box2D v2.4's and Rapier's iterated
+// restitution, and it has their Newton's cradle: a ball striking a row of
+// touching balls with e = 1 sends the row off together and bounces back
+// (energy kept), where the single pass kept 82 % of the energy with a row
+// of three and 63 % with five, and sent the last ball off at 4.2 and 2.3
+// m/s of the 5 m/s strike. A row with gaps wider than the
+// slop passes the strike from ball to ball, a step apart (5 cm at 5 m/s:
+// all of it).
+//
+// An island that bounced starts its next step cold: every impulse it keeps
+// for the warm start is zeroed, as the two-point block already did for its
+// own contact. What a contact carried in the step of an impact is the
+// impact, not the load. Warm-started, it pushed the bodies apart again in
+// the next step: a box that landed with e = 0.76 on a small box resting on
+// the ground threw it up at 1.8 m/s, and took the pair 11 % above the
+// energy they started with. Over 300 random small drops with e up to 1,
+// the energy then never rose above its start, against 3 with the sweeps and
+// the warm start (none with neither). The resting contacts of the island
+// rebuild their load within the next step.
+//
+// It reports whether the island had a bouncing point.
+func settleBounces(cs []Contact, sw [][2]settlePoint, bodies []BodyState, p *stepParams) bool {
+	any := false
+	for i := 0; i < len(cs) && !any; i++ {
+		c := &cs[i]
+		for j := int32(0); j < c.Count && c.Restitution > 0; j++ {
+			any = any || bounces(&c.Points[j], p)
+		}
+	}
+	if !any {
+		return false
+	}
+	for i := range cs {
+		c := &cs[i]
+		for j := int32(0); j < c.Count; j++ {
+			cp, sp := &c.Points[j], &sw[i][j]
+			*sp = settlePoint{}
+			if c.Restitution > 0 && bounces(cp, p) {
+				sp.target, sp.bounce = -c.Restitution*cp.RelativeVelocity, true
+			} else {
+				sp.apart = endSeparation(c, cp, bodies, p.dt) > touchSlop
+			}
+		}
+	}
+	sweeps := min(max(settleWork/len(cs), minSettleSweeps), maxSettleSweeps)
+	for sweep := 0; sweep < sweeps; sweep++ {
+		moved := 0.0
+		for i := range cs {
+			moved = maxf(moved, settleContact(&cs[i], &sw[i], bodies))
+		}
+		if moved <= settleTol {
+			break
+		}
+	}
+	for i := range cs {
+		for j := range cs[i].Points {
+			cs[i].Points[j].NormalImpulse, cs[i].Points[j].TangentImpulse = 0, 0
+		}
+	}
+	return true
+}
+
+// settleContact runs one sweep of settleBounces over the points of c and
+// returns the largest change of a normal velocity it made.
+func settleContact(c *Contact, sw *[2]settlePoint, bodies []BodyState) float64 {
+	vA, wA := sideVelocity(bodies, c.A, c.KindA)
+	vB, wB := sideVelocity(bodies, c.B, c.KindB)
+	n, t := c.Normal, c.Normal.RightPerp()
+	moved := 0.0
+	for j := int32(0); j < c.Count; j++ {
+		cp, sp := &c.Points[j], &sw[j]
+		if sp.apart {
+			continue
+		}
+		vn := normalVelocity(n, cp, vA, wA, vB, wB)
+		if !sp.bounce && vn >= sp.target && sp.normal == 0 {
+			continue
+		}
+		lo := 0.0
+		if sp.bounce {
+			lo = -cp.NormalImpulse
+		}
+		next := maxf(sp.normal-cp.NormalMass*(vn-sp.target), lo)
+		impulse := next - sp.normal
+		sp.normal = next
+		if cp.NormalMass > 0 {
+			moved = maxf(moved, math.Abs(impulse)/cp.NormalMass)
+		}
+		P := n.Scale(impulse)
+		vA = vA.MulAdd(-c.InvMassA, P)
+		wA -= c.InvIA * cp.RA.Cross(P)
+		vB = vB.MulAdd(c.InvMassB, P)
+		wB += c.InvIB * cp.RB.Cross(P)
+	}
+	for j := int32(0); j < c.Count; j++ {
+		cp, sp := &c.Points[j], &sw[j]
+		maxF := c.Friction * maxf(sp.normal, 0)
+		if maxF == 0 && sp.tangent == 0 {
+			continue
+		}
+		vt := normalVelocity(t, cp, vA, wA, vB, wB)
+		next := maxf(-maxF, minf(sp.tangent-cp.TangentMass*vt, maxF))
+		impulse := next - sp.tangent
+		sp.tangent = next
+		P := t.Scale(impulse)
+		vA = vA.MulAdd(-c.InvMassA, P)
+		wA -= c.InvIA * cp.RA.Cross(P)
+		vB = vB.MulAdd(c.InvMassB, P)
+		wB += c.InvIB * cp.RB.Cross(P)
+	}
+	storeSides(c, bodies, vA, wA, vB, wB)
+	return moved
+}
+
+// endSeparation returns the separation of point cp of c at the end of the
+// step, from the body rows' deltas (kinematic sides moved by their
+// velocity over dt), as solveContact measures it within the step.
+func endSeparation(c *Contact, cp *ContactPoint, bodies []BodyState, dt float64) float64 {
+	pA, pB := cp.RA, cp.RB
+	var dA, dB components.Vec2
+	switch c.KindA {
+	case KindDynamic:
+		st := &bodies[c.A]
+		dA, pA = st.DP, st.DQ.Rotate(cp.RA)
+	case KindKinematic:
+		st := &bodies[c.A]
+		dA = st.V.Scale(dt)
+		if !c.RoundA {
+			pA = components.Rot{C: 1, S: dt * st.W}.Normalize().Rotate(cp.RA)
+		}
+	}
+	switch c.KindB {
+	case KindDynamic:
+		st := &bodies[c.B]
+		dB, pB = st.DP, st.DQ.Rotate(cp.RB)
+	case KindKinematic:
+		st := &bodies[c.B]
+		dB = st.V.Scale(dt)
+		if !c.RoundB {
+			pB = components.Rot{C: 1, S: dt * st.W}.Normalize().Rotate(cp.RB)
+		}
+	}
+	return dB.Add(pB).Sub(dA.Add(pA)).Dot(c.Normal) + cp.BaseSeparation
+}
