@@ -261,7 +261,6 @@ type Solver struct {
 	// and elasticLarge is set once SetContact has stored a contact of a
 	// large island with restitution: the bound of energy.go then runs.
 	rest         []restRow
-	settle       [][2]settlePoint // per contact of the small islands (settleBounces)
 	elasticLarge atomic.Bool
 	task         stageTask
 	islandTask   islandTask
@@ -498,7 +497,6 @@ func (s *Solver) Solve(ex Executor, prm *Params) {
 	}
 	s.totals = s.totals[:len(s.Contacts)]
 	s.rest = resize(s.rest, len(s.Sims))
-	s.settle = resize(s.settle, len(s.Contacts))
 	t := &s.task
 	t.s = s
 	t.mode = modeSmall
@@ -782,7 +780,6 @@ func (s *Solver) solveIsland(sm *smallIsland) {
 	for i := range cs {
 		applyRestitution(&cs[i], s.Bodies, p, &totals[i])
 	}
-	settleBounces(cs, s.settle[sm.start:sm.end], s.Bodies, p)
 	if bound {
 		s.limitRest(bodies, k0, kb, w)
 	}
