@@ -746,10 +746,11 @@ func (s *Solver) solveIsland(sm *smallIsland) {
 	cs := s.Contacts[sm.start:sm.end]
 	totals := s.totals[sm.start:sm.end]
 	clear(totals)
-	bound := elastic(cs) && !touchesKinematic(cs)
+	frame, bound := s.kinematicFrame(cs)
+	bound = bound && elastic(cs)
 	var k0 float64
 	if bound {
-		k0 = s.kinetic(bodies)
+		k0 = s.kinetic(bodies, frame)
 	}
 	for sub := 0; sub < p.substeps; sub++ {
 		elapsed := float64(sub) * p.h
@@ -775,13 +776,13 @@ func (s *Solver) solveIsland(sm *smallIsland) {
 	}
 	var kb, w float64
 	if bound {
-		kb, w = s.snapRest(bodies)
+		kb, w = s.snapRest(bodies, frame)
 	}
 	for i := range cs {
 		applyRestitution(&cs[i], s.Bodies, p, &totals[i])
 	}
 	if bound {
-		s.limitRest(bodies, k0, kb, w)
+		s.limitRest(bodies, frame, k0, kb, w)
 	}
 }
 
