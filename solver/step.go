@@ -746,9 +746,12 @@ func (s *Solver) solveIsland(sm *smallIsland) {
 	cs := s.Contacts[sm.start:sm.end]
 	totals := s.totals[sm.start:sm.end]
 	clear(totals)
-	frame, bound := s.kinematicFrame(cs)
-	bound = bound && elastic(cs)
+	bound := elastic(cs)
+	var frame components.Vec2
 	var k0 float64
+	if bound {
+		frame, bound = s.kinematicFrame(cs)
+	}
 	if bound {
 		k0 = s.kinetic(bodies, frame)
 	}
