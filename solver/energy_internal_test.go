@@ -83,3 +83,41 @@ func TestLimitRestMeetsTheBound(t *testing.T) {
 		t.Errorf("only %d of 2000 trials needed the limit", limited)
 	}
 }
+
+// TestKinematicFrame checks the frame in which the island bound holds: the
+// velocity shared by every static and kinematic side of the contacts, or
+// none when they move apart, one turns, or a moving kinematic body meets a
+// static one.
+func TestKinematicFrame(t *testing.T) {
+	v := components.V(0.5, -1)
+	s := &Solver{Bodies: []BodyState{
+		{},                         // 0: dynamic
+		{V: v},                     // 1: kinematic moving at v
+		{V: v},                     // 2: kinematic moving at v
+		{V: components.V(0.5, -2)}, // 3: kinematic moving otherwise
+		{V: v, W: 0.1},             // 4: kinematic turning
+		{},                         // 5: kinematic at rest
+	}}
+	dyn := func(b int32, kb Kind) Contact { return Contact{A: 0, KindA: KindDynamic, B: b, KindB: kb} }
+	static := Contact{A: 0, KindA: KindDynamic, B: -1, KindB: KindStatic}
+	for _, c := range []struct {
+		name string
+		cs   []Contact
+		u    components.Vec2
+		ok   bool
+	}{
+		{"dynamic only", []Contact{dyn(0, KindDynamic)}, components.Vec2{}, true},
+		{"static", []Contact{static}, components.Vec2{}, true},
+		{"platform", []Contact{dyn(1, KindKinematic)}, v, true},
+		{"two platforms together", []Contact{dyn(1, KindKinematic), dyn(2, KindKinematic)}, v, true},
+		{"two platforms apart", []Contact{dyn(1, KindKinematic), dyn(3, KindKinematic)}, v, false},
+		{"turning", []Contact{dyn(4, KindKinematic)}, components.Vec2{}, false},
+		{"platform and static", []Contact{dyn(1, KindKinematic), static}, v, false},
+		{"resting kinematic and static", []Contact{dyn(5, KindKinematic), static}, components.Vec2{}, true},
+	} {
+		u, ok := s.kinematicFrame(c.cs)
+		if ok != c.ok || (ok && u != c.u) {
+			t.Errorf("%s: frame %v ok %v, want %v ok %v", c.name, u, ok, c.u, c.ok)
+		}
+	}
+}
