@@ -6,7 +6,7 @@ import (
 	"github.com/tumble2d/tumble/components"
 )
 
-// The bounce of an island never adds energy.
+// The bounce of an island adds no energy (where the bound below applies).
 //
 // Restitution gives each contact that pushed a normal velocity of e times
 // its approach at the start of the step (applyRestitution). One contact

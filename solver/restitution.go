@@ -213,18 +213,3 @@ func restituteBlock(c *Contact, vA *components.Vec2, wA *float64, vB *components
 	*wB += iB * (p1.RB.Cross(P1) + p2.RB.Cross(P2))
 	return [2]float64{x1, x2}, true
 }
-
-// restitutionPasses is the number of restitution passes over a small island
-// with a contact of positive restitution (solveIsland). One pass, as in
-// Box2D v3, reverses each bouncing point's approach in turn, and a later
-// point's bounce changes the velocity of an earlier one: where a body is
-// struck by one body as it strikes another in the same step, the first
-// bounce is partly undone, and the island loses energy it should keep.
-// Repeated passes (Gauss-Seidel over the bouncing points only; the others
-// are not touched) bring every bouncing point to its bounce together, and
-// the island energy bound (energy.go) keeps them from making energy.
-// Frictionless e = 1 discs, or discs and boxes, 100 to a closed 20 m box,
-// kept 45-48 % of their kinetic energy after 20 s with one pass and 73-83 %
-// with four (TestPhysicsElasticGasKeepsItsEnergy); eight gained little
-// more. Large islands, solved coloured, keep one pass.
-const restitutionPasses = 4

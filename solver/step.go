@@ -746,8 +746,7 @@ func (s *Solver) solveIsland(sm *smallIsland) {
 	cs := s.Contacts[sm.start:sm.end]
 	totals := s.totals[sm.start:sm.end]
 	clear(totals)
-	bouncy := elastic(cs)
-	bound := bouncy
+	bound := elastic(cs)
 	var frame components.Vec2
 	var k0 float64
 	if bound {
@@ -782,14 +781,8 @@ func (s *Solver) solveIsland(sm *smallIsland) {
 	if bound {
 		kb, w = s.snapRest(bodies, frame)
 	}
-	passes := 1
-	if bouncy {
-		passes = restitutionPasses
-	}
-	for range passes {
-		for i := range cs {
-			applyRestitution(&cs[i], s.Bodies, p, &totals[i])
-		}
+	for i := range cs {
+		applyRestitution(&cs[i], s.Bodies, p, &totals[i])
 	}
 	if bound {
 		s.limitRest(bodies, frame, k0, kb, w)
