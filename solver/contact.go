@@ -117,7 +117,7 @@ func (c *Contact) AimRestitution(accel components.Vec2, dt, threshold float64) {
 	for j := int32(0); j < c.Count; j++ {
 		cp := &c.Points[j]
 		vn := cp.RelativeVelocity
-		s0 := cp.BaseSeparation + cp.RB.Sub(cp.RA).Dot(n)
+		s0 := cp.startGap(n)
 		if !(s0 > 0) || vn > -threshold {
 			continue
 		}
@@ -130,6 +130,12 @@ func (c *Contact) AimRestitution(accel components.Vec2, dt, threshold float64) {
 		end := vn + aN*dt
 		cp.RelativeVelocity = min(max(-math.Sqrt(disc), min(vn, end)), max(vn, end))
 	}
+}
+
+// startGap returns the separation of cp along the normal n at the start of
+// the step.
+func (cp *ContactPoint) startGap(n components.Vec2) float64 {
+	return cp.BaseSeparation + cp.RB.Sub(cp.RA).Dot(n)
 }
 
 // SetPoint stores manifold point j before [Contact.Prepare]: its world

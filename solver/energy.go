@@ -58,8 +58,8 @@ type restRow struct {
 type largeIsland struct {
 	start, end int32
 	island     int32
-	skip       bool            // the island touches kinematic bodies that move apart or turn
-	frame      components.Vec2 // the velocity of the kinematic bodies it touches, or 0
+	skip       bool            // its static and kinematic neighbours share no frame (kinematicFrame)
+	frame      components.Vec2 // the velocity they share, or 0
 	k0, kb, w  float64         // kinetic energy at the start, before the bounce; work
 }
 
@@ -157,17 +157,17 @@ func (s *Solver) limitRest(rows []int32, u components.Vec2, k0, kb, w float64) {
 }
 
 // kinematicFrame returns the velocity that the static and kinematic sides
-// of cs share (0 when there are none), or ok false when they do not share
-// one: two of them move apart, one turns, or a kinematic body moves where a
-// static one does not.
-func (s *Solver) kinematicFrame(cs []Contact) (u components.Vec2, ok bool) {
+// of the given links share (0 when there are none), or ok false when they
+// do not share one: two of them move apart, one turns, or a kinematic body
+// moves where a static one does not.
+func (s *Solver) kinematicFrame(links []int32) (u components.Vec2, ok bool) {
 	seen := false
-	for i := range cs {
-		c := &cs[i]
-		if u, seen, ok = s.frameOf(c.A, c.KindA, u, seen); !ok {
+	for _, l := range links {
+		lk := &s.Links[l]
+		if u, seen, ok = s.frameOf(lk.A, lk.KindA, u, seen); !ok {
 			return u, false
 		}
-		if u, seen, ok = s.frameOf(c.B, c.KindB, u, seen); !ok {
+		if u, seen, ok = s.frameOf(lk.B, lk.KindB, u, seen); !ok {
 			return u, false
 		}
 	}
@@ -213,17 +213,8 @@ func (s *Solver) boundLarge(li *largeIsland, mode int) {
 	rows := s.largeBodies[li.start:li.end]
 	switch mode {
 	case modeRestStart:
-		li.skip, li.frame = false, components.Vec2{}
-		seen, ok := false, true
-		for _, l := range s.Islands.Contacts(int(li.island)) {
-			lk := &s.Links[l]
-			if li.frame, seen, ok = s.frameOf(lk.A, lk.KindA, li.frame, seen); !ok {
-				break
-			}
-			if li.frame, seen, ok = s.frameOf(lk.B, lk.KindB, li.frame, seen); !ok {
-				break
-			}
-		}
+		var ok bool
+		li.frame, ok = s.kinematicFrame(s.Islands.Contacts(int(li.island)))
 		li.skip = !ok
 		if !li.skip {
 			li.k0 = s.kinetic(rows, li.frame)

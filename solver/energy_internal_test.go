@@ -85,7 +85,7 @@ func TestLimitRestMeetsTheBound(t *testing.T) {
 }
 
 // TestKinematicFrame checks the frame in which the island bound holds: the
-// velocity shared by every static and kinematic side of the contacts, or
+// velocity shared by every static and kinematic side of the links, or
 // none when they move apart, one turns, or a moving kinematic body meets a
 // static one.
 func TestKinematicFrame(t *testing.T) {
@@ -98,24 +98,33 @@ func TestKinematicFrame(t *testing.T) {
 		{V: v, W: 0.1},             // 4: kinematic turning
 		{},                         // 5: kinematic at rest
 	}}
-	dyn := func(b int32, kb Kind) Contact { return Contact{A: 0, KindA: KindDynamic, B: b, KindB: kb} }
-	static := Contact{A: 0, KindA: KindDynamic, B: -1, KindB: KindStatic}
+	// Links 0-5: the dynamic body 0 against itself, against a static
+	// body, and against the kinematic rows 1, 2, 3, 4 and 5.
+	s.Links = []Link{
+		{A: 0, KindA: KindDynamic, B: 0, KindB: KindDynamic},
+		{A: 0, KindA: KindDynamic, B: -1, KindB: KindStatic},
+	}
+	kin := func(b int32) int32 {
+		s.Links = append(s.Links, Link{A: 0, KindA: KindDynamic, B: b, KindB: KindKinematic})
+		return int32(len(s.Links) - 1)
+	}
+	static, k1, k2, k3, k4, k5 := int32(1), kin(1), kin(2), kin(3), kin(4), kin(5)
 	for _, c := range []struct {
-		name string
-		cs   []Contact
-		u    components.Vec2
-		ok   bool
+		name  string
+		links []int32
+		u     components.Vec2
+		ok    bool
 	}{
-		{"dynamic only", []Contact{dyn(0, KindDynamic)}, components.Vec2{}, true},
-		{"static", []Contact{static}, components.Vec2{}, true},
-		{"platform", []Contact{dyn(1, KindKinematic)}, v, true},
-		{"two platforms together", []Contact{dyn(1, KindKinematic), dyn(2, KindKinematic)}, v, true},
-		{"two platforms apart", []Contact{dyn(1, KindKinematic), dyn(3, KindKinematic)}, v, false},
-		{"turning", []Contact{dyn(4, KindKinematic)}, components.Vec2{}, false},
-		{"platform and static", []Contact{dyn(1, KindKinematic), static}, v, false},
-		{"resting kinematic and static", []Contact{dyn(5, KindKinematic), static}, components.Vec2{}, true},
+		{"dynamic only", []int32{0}, components.Vec2{}, true},
+		{"static", []int32{static}, components.Vec2{}, true},
+		{"platform", []int32{k1}, v, true},
+		{"two platforms together", []int32{k1, k2}, v, true},
+		{"two platforms apart", []int32{k1, k3}, v, false},
+		{"turning", []int32{k4}, components.Vec2{}, false},
+		{"platform and static", []int32{k1, static}, v, false},
+		{"resting kinematic and static", []int32{k5, static}, components.Vec2{}, true},
 	} {
-		u, ok := s.kinematicFrame(c.cs)
+		u, ok := s.kinematicFrame(c.links)
 		if ok != c.ok || (ok && u != c.u) {
 			t.Errorf("%s: frame %v ok %v, want %v ok %v", c.name, u, ok, c.u, c.ok)
 		}

@@ -128,9 +128,7 @@ func bouncesTogether(c *Contact, p *stepParams) bool {
 		return false
 	}
 	n := c.Normal
-	g0 := p0.BaseSeparation + p0.RB.Sub(p0.RA).Dot(n)
-	g1 := p1.BaseSeparation + p1.RB.Sub(p1.RA).Dot(n)
-	return math.Abs(g0-g1) <= -min(p0.RelativeVelocity, p1.RelativeVelocity)*p.h
+	return math.Abs(p0.startGap(n)-p1.startGap(n)) <= -min(p0.RelativeVelocity, p1.RelativeVelocity)*p.h
 }
 
 // bounces reports whether restitution acts on cp: it approached faster than

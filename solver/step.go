@@ -750,7 +750,7 @@ func (s *Solver) solveIsland(sm *smallIsland) {
 	var frame components.Vec2
 	var k0 float64
 	if bound {
-		frame, bound = s.kinematicFrame(cs)
+		frame, bound = s.kinematicFrame(s.Order[sm.start:sm.end])
 	}
 	if bound {
 		k0 = s.kinetic(bodies, frame)
