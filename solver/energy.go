@@ -58,7 +58,8 @@ type restRow struct {
 type largeIsland struct {
 	start, end int32
 	island     int32
-	skip       bool            // its static and kinematic neighbours share no frame (kinematicFrame)
+	skip       bool            // its static and kinematic neighbours share no frame (islandFrame)
+	anchored   bool            // it touches a static or kinematic body
 	frame      components.Vec2 // the velocity they share, or 0
 	k0, kb, w  float64         // kinetic energy at the start, before the bounce; work
 }
@@ -81,33 +82,35 @@ func (s *Solver) kinetic(rows []int32, u components.Vec2) float64 {
 	return 0.5 * k
 }
 
-// work returns the work done on the dynamic rows among rows over the step by
-// gravity, their forces and their torques, in the frame moving at u.
-func (s *Solver) work(rows []int32, u components.Vec2) float64 {
-	w := 0.0
+// kineticWork returns kinetic(rows, u) and the work done on the dynamic
+// rows among rows over the step by gravity, their forces and their torques,
+// in the frame moving at u, in one pass.
+func (s *Solver) kineticWork(rows []int32, u components.Vec2) (k, w float64) {
 	for _, i := range rows {
 		sim := &s.Sims[i]
 		if sim.Kind != KindDynamic || sim.InvMass == 0 {
 			continue
 		}
 		st := &s.Bodies[i]
+		k += st.V.Sub(u).LenSq() / sim.InvMass
 		w += sim.FreeAccel(s.p.gravity).Dot(st.DP.MulAdd(-s.p.dt, u)) / sim.InvMass
+		if sim.InvInertia > 0 {
+			k += st.W * st.W / sim.InvInertia
+		}
 		if sim.Torque != 0 {
 			w += sim.Torque * sim.Rotation(st).Angle()
 		}
 	}
-	return w
+	return 0.5 * k, w
 }
 
-// snapRest keeps the velocities of rows before the restitution pass and
-// returns their kinetic energy and the work of the step, in the frame
-// moving at u.
-func (s *Solver) snapRest(rows []int32, u components.Vec2) (kb, w float64) {
+// keepRest keeps the velocities of rows before the restitution pass, for
+// limitRest.
+func (s *Solver) keepRest(rows []int32) {
 	for _, i := range rows {
 		st := &s.Bodies[i]
 		s.rest[i] = restRow{v: [2]float64{st.V.X, st.V.Y}, w: st.W}
 	}
-	return s.kinetic(rows, u), s.work(rows, u)
 }
 
 // limitRest scales back the restitution pass over rows so that their kinetic
@@ -156,22 +159,23 @@ func (s *Solver) limitRest(rows []int32, u components.Vec2, k0, kb, w float64) {
 	}
 }
 
-// kinematicFrame returns the velocity that the static and kinematic sides
-// of the given links share (0 when there are none), or ok false when they
-// do not share one: two of them move apart, one turns, or a kinematic body
-// moves where a static one does not.
-func (s *Solver) kinematicFrame(links []int32) (u components.Vec2, ok bool) {
-	seen := false
+// islandFrame returns the velocity that the static and kinematic sides of
+// the given links share (0 when there are none), whether there is any such
+// side (anchored), and ok false when they do not share one: two of them
+// move apart, one turns, or a kinematic body moves where a static one does
+// not. An island with no such side is free: its contacts keep its momentum
+// and angular momentum.
+func (s *Solver) islandFrame(links []int32) (u components.Vec2, anchored, ok bool) {
 	for _, l := range links {
 		lk := &s.Links[l]
-		if u, seen, ok = s.frameOf(lk.A, lk.KindA, u, seen); !ok {
-			return u, false
+		if u, anchored, ok = s.frameOf(lk.A, lk.KindA, u, anchored); !ok {
+			return u, anchored, false
 		}
-		if u, seen, ok = s.frameOf(lk.B, lk.KindB, u, seen); !ok {
-			return u, false
+		if u, anchored, ok = s.frameOf(lk.B, lk.KindB, u, anchored); !ok {
+			return u, anchored, false
 		}
 	}
-	return u, true
+	return u, anchored, true
 }
 
 // frameOf folds the side (row i of kind k) into the frame u shared by the
@@ -206,22 +210,33 @@ func elastic(cs []Contact) bool {
 	return false
 }
 
-// boundLarge runs one part of the bound for the large island li: at the
-// start of the step (modeRestStart), before the restitution pass
-// (modeRestSnap) or after it (modeRestLimit).
+// boundLarge runs one part of the bounds for the large island li: at the
+// start of the step (modeBoundStart), after the substeps (modeBoundSubsteps:
+// the bound of stepbound.go, and the velocities before the bounce when the
+// large islands have restitution) or after the restitution pass
+// (modeRestLimit).
 func (s *Solver) boundLarge(li *largeIsland, mode int) {
 	rows := s.largeBodies[li.start:li.end]
 	switch mode {
-	case modeRestStart:
+	case modeBoundStart:
 		var ok bool
-		li.frame, ok = s.kinematicFrame(s.Islands.Contacts(int(li.island)))
+		li.frame, li.anchored, ok = s.islandFrame(s.Islands.Contacts(int(li.island)))
 		li.skip = !ok
 		if !li.skip {
 			li.k0 = s.kinetic(rows, li.frame)
 		}
-	case modeRestSnap:
+	case modeBoundSubsteps:
 		if !li.skip {
-			li.kb, li.w = s.snapRest(rows, li.frame)
+			li.kb, li.w = s.kineticWork(rows, li.frame)
+			if limit := li.k0 + max(li.w, 0); li.kb > limit*(1+energyTol) {
+				for _, l := range s.Islands.Contacts(int(li.island)) {
+					limit += s.pushOf(l)
+				}
+				li.kb = s.limitStep(rows, li.frame, li.anchored, limit, li.kb)
+			}
+			if s.elasticLarge.Load() {
+				s.keepRest(rows)
+			}
 		}
 	case modeRestLimit:
 		if !li.skip {

@@ -84,11 +84,11 @@ func TestLimitRestMeetsTheBound(t *testing.T) {
 	}
 }
 
-// TestKinematicFrame checks the frame in which the island bound holds: the
+// TestIslandFrame checks the frame in which the island bounds hold: the
 // velocity shared by every static and kinematic side of the links, or
 // none when they move apart, one turns, or a moving kinematic body meets a
-// static one.
-func TestKinematicFrame(t *testing.T) {
+// static one; and that only an island with no such side is free.
+func TestIslandFrame(t *testing.T) {
 	v := components.V(0.5, -1)
 	s := &Solver{Bodies: []BodyState{
 		{},                         // 0: dynamic
@@ -124,9 +124,12 @@ func TestKinematicFrame(t *testing.T) {
 		{"platform and static", []int32{k1, static}, v, false},
 		{"resting kinematic and static", []int32{k5, static}, components.Vec2{}, true},
 	} {
-		u, ok := s.kinematicFrame(c.links)
+		u, anchored, ok := s.islandFrame(c.links)
 		if ok != c.ok || (ok && u != c.u) {
 			t.Errorf("%s: frame %v ok %v, want %v ok %v", c.name, u, ok, c.u, c.ok)
+		}
+		if free := c.name == "dynamic only"; ok && anchored == free {
+			t.Errorf("%s: anchored %v", c.name, anchored)
 		}
 	}
 }

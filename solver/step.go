@@ -477,11 +477,8 @@ func (s *Solver) Impulses(li int) (count int32, normal, tangent [2]float64) {
 	return c.Count, normal, tangent
 }
 
-// Solve runs the substeps and restitution: the body rows hold the new
-// velocities and deltas afterwards, and the contacts their accumulated
-// impulses for warm starting ([Solver.Impulses]). Call BuildIslands and
-// SetContact first.
-func (s *Solver) Solve(ex Executor, prm *Params) {
+// setParams derives the step's constants from prm.
+func (s *Solver) setParams(prm *Params) {
 	h := prm.Dt / float64(prm.SubSteps)
 	s.p = stepParams{dt: prm.Dt, h: h, invH: 1 / h, substeps: prm.SubSteps, gravity: prm.Gravity,
 		maxSpeed: prm.MaxLinearSpeed, maxAngularSpeed: prm.MaxAngularSpeed(),
@@ -492,6 +489,14 @@ func (s *Solver) Solve(ex Executor, prm *Params) {
 	s.pHeavy = s.p
 	s.pHeavy.soft = s.p.heavy
 	s.pHeavy.deepFrac = 0 // see Params.DeepOverlap
+}
+
+// Solve runs the substeps and restitution: the body rows hold the new
+// velocities and deltas afterwards, and the contacts their accumulated
+// impulses for warm starting ([Solver.Impulses]). Call BuildIslands and
+// SetContact first.
+func (s *Solver) Solve(ex Executor, prm *Params) {
+	s.setParams(prm)
 	if cap(s.totals) < len(s.Contacts) {
 		s.totals = make([][2]float64, len(s.Contacts), 2*len(s.Contacts))
 	}
@@ -543,11 +548,8 @@ func (s *Solver) Solve(ex Executor, prm *Params) {
 // back and forth, the pyramid sleeps at step 121 with its top within 1 mm.
 func (s *Solver) solveLarge(ex Executor) {
 	t := &s.task
-	bound := s.elasticLarge.Load()
-	if bound {
-		t.mode = modeRestStart
-		ex.For(len(s.large), 1, t)
-	}
+	t.mode = modeBoundStart
+	ex.For(len(s.large), 1, t)
 	for sub := 0; sub < s.p.substeps; sub++ {
 		elapsed := float64(sub) * s.p.h
 		t.list = s.largeBodies
@@ -562,12 +564,10 @@ func (s *Solver) solveLarge(ex Executor) {
 		t.flip = !t.flip // relax in the other order (see solveContact)
 		s.colorStage(ex, modeRelax, elapsed+s.p.h)
 	}
-	if bound {
-		t.mode = modeRestSnap
-		ex.For(len(s.large), 1, t)
-	}
+	t.mode = modeBoundSubsteps
+	ex.For(len(s.large), 1, t)
 	s.colorStage(ex, modeRestitution, 0)
-	if bound {
+	if s.elasticLarge.Load() {
 		t.mode = modeRestLimit
 		ex.For(len(s.large), 1, t)
 	}
@@ -667,8 +667,8 @@ const (
 	modeWideWarm
 	modeWideSolve
 	modeWideRestitution
-	modeRestStart
-	modeRestSnap
+	modeBoundStart
+	modeBoundSubsteps
 	modeRestLimit
 )
 
@@ -729,7 +729,7 @@ func (t *stageTask) Run(lo, hi, _ int) {
 		solveWide(s.blocks[t.base+lo:t.base+hi], s.Bodies, &s.wp)
 	case modeWideRestitution:
 		restituteWide(s.blocks[t.base+lo:t.base+hi], s.Bodies, p)
-	case modeRestStart, modeRestSnap, modeRestLimit:
+	case modeBoundStart, modeBoundSubsteps, modeRestLimit:
 		for k := lo; k < hi; k++ {
 			s.boundLarge(&s.large[k], t.mode)
 		}
@@ -746,12 +746,8 @@ func (s *Solver) solveIsland(sm *smallIsland) {
 	cs := s.Contacts[sm.start:sm.end]
 	totals := s.totals[sm.start:sm.end]
 	clear(totals)
-	bound := elastic(cs)
-	var frame components.Vec2
+	frame, anchored, bound := s.islandFrame(s.Order[sm.start:sm.end])
 	var k0 float64
-	if bound {
-		frame, bound = s.kinematicFrame(s.Order[sm.start:sm.end])
-	}
 	if bound {
 		k0 = s.kinetic(bodies, frame)
 	}
@@ -779,12 +775,22 @@ func (s *Solver) solveIsland(sm *smallIsland) {
 	}
 	var kb, w float64
 	if bound {
-		kb, w = s.snapRest(bodies, frame)
+		kb, w = s.kineticWork(bodies, frame)
+		if limit := k0 + max(w, 0); kb > limit*(1+energyTol) {
+			for i := range cs {
+				limit += cs[i].pushEnergy(p)
+			}
+			kb = s.limitStep(bodies, frame, anchored, limit, kb)
+		}
+	}
+	rest := bound && elastic(cs)
+	if rest {
+		s.keepRest(bodies)
 	}
 	for i := range cs {
 		applyRestitution(&cs[i], s.Bodies, p, &totals[i])
 	}
-	if bound {
+	if rest {
 		s.limitRest(bodies, frame, k0, kb, w)
 	}
 }
