@@ -2,6 +2,7 @@ package solver
 
 import (
 	"math"
+	"sync/atomic"
 
 	"github.com/tumble2d/tumble/components"
 )
@@ -229,8 +230,10 @@ func (s *Solver) boundLarge(li *largeIsland, mode int) {
 		if !li.skip {
 			li.kb, li.w = s.kineticWork(rows, li.frame)
 			if limit := li.k0 + max(li.w, 0); li.kb > limit*(1+energyTol) {
-				for _, l := range s.Islands.Contacts(int(li.island)) {
-					limit += s.pushOf(l)
+				if atomic.LoadUint32(&s.deepIsland[li.island]) != 0 {
+					for _, l := range s.Islands.Contacts(int(li.island)) {
+						limit += s.pushOf(l)
+					}
 				}
 				li.kb = s.limitStep(rows, li.frame, li.anchored, limit, li.kb)
 			}

@@ -262,8 +262,12 @@ type Solver struct {
 	// large island with restitution: the bound of energy.go then runs.
 	rest         []restRow
 	elasticLarge atomic.Bool
-	task         stageTask
-	islandTask   islandTask
+	// deepIsland[k] is set (atomically, by SetContact) when a contact of
+	// the large island k overlaps deeper than pushSlop: only then does its
+	// step bound look for push-out energy (stepbound.go).
+	deepIsland []uint32
+	task       stageTask
+	islandTask islandTask
 	// The last BuildIslands' coloured and total links, to decide whether
 	// colouring every link alongside the islands pays.
 	lastColored, lastLinks int
@@ -340,6 +344,8 @@ func (s *Solver) BuildIslandsOn(ex Executor, prm *Params) Stats {
 	s.small, s.free = s.small[:0], s.free[:0]
 	s.largeBodies, s.largeLinks = s.largeBodies[:0], s.largeLinks[:0]
 	s.large = s.large[:0]
+	s.deepIsland = resize(s.deepIsland, s.Islands.Len())
+	clear(s.deepIsland)
 	s.elasticLarge.Store(false)
 	var st Stats
 	st.Islands = is.Len()
@@ -429,6 +435,15 @@ func (s *Solver) SetContact(li int, c *Contact) {
 	if len(s.colorStart) > 0 && k >= s.colorStart[0] && c.impact(s.impactSpeed) {
 		if b := &s.bounces[s.Coloring.linkColor[li]]; !b.Load() {
 			b.Store(true)
+		}
+	}
+	if k >= s.largeStart && c.deep() {
+		row := c.A
+		if c.KindA != KindDynamic {
+			row = c.B
+		}
+		if d := &s.deepIsland[s.Islands.Of[row]]; atomic.LoadUint32(d) == 0 {
+			atomic.StoreUint32(d, 1)
 		}
 	}
 	if k >= s.largeStart && c.Restitution > 0 && !s.elasticLarge.Load() {

@@ -162,6 +162,17 @@ func (c *Contact) pushEnergy(p *stepParams) float64 {
 	return 0.5 * e
 }
 
+// deep reports whether a point of c overlaps deeper than pushSlop at the
+// start of the step: only then can it have push-out energy.
+func (c *Contact) deep() bool {
+	for j := int32(0); j < c.Count; j++ {
+		if c.Points[j].startGap(c.Normal) < -pushSlop {
+			return true
+		}
+	}
+	return false
+}
+
 // pushSlop is the overlap that gets no push-out allowance: Box2D v3's
 // linear slop (B2_LINEAR_SLOP, narrowphase.LinearSlop). The solver's own
 // overlaps stay within it: a speculative contact at 6 m/s leaves about a

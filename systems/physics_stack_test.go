@@ -218,15 +218,17 @@ func TestPhysicsSlenderColumnSleeps(t *testing.T) {
 // side, of base 16, 20, 25 and 30 (136 to 465 boxes, islands large enough
 // to be solved by colour), built left to right and right to left, at the
 // default settings. For 6 s the top box must stay within 2 cm of the axis
-// and 5 cm of its start height, and those of base 16 and 20 must fall
-// asleep in that time. The colours were swept in one fixed order, which solved the
+// and 5 cm of its start height, and every pyramid must fall asleep in that
+// time. The colours were swept in one fixed order, which solved the
 // right-hand support of 176 of the 190 boxes of base 20 that stand on two
 // before the left-hand one: that pyramid never slept, and its top slid
 // 1.28 m to the right in 20 s (to the left when built right to left); bases
-// 18 to 30 did the same. All now stand still; built left to right, bases
-// 16 to 30 sleep at steps 84, 121, 182 and 200, and right to left at 81,
-// 134, 1 009 and 237: base 25's top box slides to and fro within 1 cm at
-// up to 0.07 m/s for 17 s, past this test's 6 s.
+// 18 to 30 did the same. Swept back and forth, bases 16 to 30 slept at
+// steps 84, 121, 182 and 200 built left to right, and 81, 134, 1 009 and
+// 237 right to left: base 25's top box slid to and fro within 1 cm at up to
+// 0.07 m/s for 17 s. With the substeps' energy bound (solver/stepbound.go),
+// which keeps the warm start from feeding that motion, they sleep at 41,
+// 44, 59 and 53, and at 41, 53, 92 and 89.
 func TestPhysicsPyramidsComeToRest(t *testing.T) {
 	for _, base := range []int{16, 20, 25, 30} {
 		for _, mirror := range []bool{false, true} {
@@ -245,7 +247,7 @@ func TestPhysicsPyramidsComeToRest(t *testing.T) {
 			}
 			p := s.pos(top)
 			t.Logf("base %d, mirrored %v: asleep at tick %d, top at (%.4f, %.4f)", base, mirror, asleepAt, p.X, p.Y)
-			if worst > 1 || asleepAt < 0 && !(base == 25 && mirror) {
+			if worst > 1 || asleepAt < 0 {
 				t.Errorf("base %d, mirrored %v: asleep at tick %d (-1: not in 6 s), top at (%.3f, %.3f) and up to %.1f times its bounds off (0, %.1f) +- (0.02, 0.05)",
 					base, mirror, asleepAt, p.X, p.Y, worst, float64(base)-0.5)
 			}
