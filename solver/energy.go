@@ -119,18 +119,24 @@ func (s *Solver) keepRest(rows []int32) {
 // top of this file).
 func (s *Solver) limitRest(rows []int32, u components.Vec2, k0, kb, w float64) {
 	bound := max(kb, k0+w)
-	ka := s.kinetic(rows, u)
-	if !(ka > bound*(1+energyTol)) {
-		return
+	if ka := s.kinetic(rows, u); ka > bound*(1+energyTol) {
+		s.blendBack(rows, u, s.rest, kb, bound)
 	}
-	// K(a) = kb + a B + a^2 A with the changes d = v_a - v_b.
+}
+
+// blendBack moves every dynamic row i among rows to ref[i] + a (v - ref[i]):
+// with the largest a in [0, 1] at which the kinetic energy in the frame
+// moving at u is at most bound, or with the a of least energy when even
+// a = 0, whose energy is kRef, exceeds it.
+func (s *Solver) blendBack(rows []int32, u components.Vec2, ref []restRow, kRef, bound float64) {
+	// K(a) = kRef + a B + a^2 A with the changes d = v - ref.
 	var A, B float64
 	for _, i := range rows {
 		sim := &s.Sims[i]
 		if sim.Kind != KindDynamic || sim.InvMass == 0 {
 			continue
 		}
-		st, r := &s.Bodies[i], &s.rest[i]
+		st, r := &s.Bodies[i], &ref[i]
 		m := 1 / sim.InvMass
 		dx, dy := st.V.X-r.v[0], st.V.Y-r.v[1]
 		A += m * (dx*dx + dy*dy)
@@ -143,17 +149,17 @@ func (s *Solver) limitRest(rows []int32, u components.Vec2, k0, kb, w float64) {
 		}
 	}
 	A *= 0.5
-	// A > 0 here: with no change the energy would be kb <= bound.
-	disc := B*B + 4*A*(bound-kb)
-	a := 0.0
-	if disc > 0 && A > 0 {
+	a := 1.0
+	if disc := B*B + 4*A*(bound-kRef); disc > 0 && A > 0 {
 		a = min(1, max(0, (-B+math.Sqrt(disc))/(2*A)))
+	} else if A > 0 {
+		a = min(1, max(0, -B/(2*A)))
 	}
 	for _, i := range rows {
 		if s.Sims[i].Kind != KindDynamic {
 			continue
 		}
-		st, r := &s.Bodies[i], &s.rest[i]
+		st, r := &s.Bodies[i], &ref[i]
 		st.V.X = r.v[0] + a*(st.V.X-r.v[0])
 		st.V.Y = r.v[1] + a*(st.V.Y-r.v[1])
 		st.W = r.w + a*(st.W-r.w)
@@ -224,7 +230,7 @@ func (s *Solver) boundLarge(li *largeIsland, mode int) {
 		li.frame, li.anchored, ok = s.islandFrame(s.Islands.Contacts(int(li.island)))
 		li.skip = !ok
 		if !li.skip {
-			li.k0 = s.kinetic(rows, li.frame)
+			li.k0 = s.keepStart(rows, li.frame)
 		}
 	case modeBoundSubsteps:
 		if !li.skip {
@@ -235,7 +241,7 @@ func (s *Solver) boundLarge(li *largeIsland, mode int) {
 						limit += s.pushOf(l)
 					}
 				}
-				li.kb = s.limitStep(rows, li.frame, li.anchored, limit, li.kb)
+				li.kb = s.limitStep(rows, li.frame, li.anchored, limit, li.kb, li.k0)
 			}
 			if s.elasticLarge.Load() {
 				s.keepRest(rows)

@@ -261,6 +261,7 @@ type Solver struct {
 	// and elasticLarge is set once SetContact has stored a contact of a
 	// large island with restitution: the bound of energy.go then runs.
 	rest         []restRow
+	start        []restRow // each body row's velocity at the start of the step (stepbound.go)
 	elasticLarge atomic.Bool
 	// deepIsland[k] is set (atomically, by SetContact) when a contact of
 	// the large island k overlaps deeper than pushSlop: only then does its
@@ -517,6 +518,7 @@ func (s *Solver) Solve(ex Executor, prm *Params) {
 	}
 	s.totals = s.totals[:len(s.Contacts)]
 	s.rest = resize(s.rest, len(s.Sims))
+	s.start = resize(s.start, len(s.Sims))
 	t := &s.task
 	t.s = s
 	t.mode = modeSmall
@@ -764,7 +766,7 @@ func (s *Solver) solveIsland(sm *smallIsland) {
 	frame, anchored, bound := s.islandFrame(s.Order[sm.start:sm.end])
 	var k0 float64
 	if bound {
-		k0 = s.kinetic(bodies, frame)
+		k0 = s.keepStart(bodies, frame)
 	}
 	for sub := 0; sub < p.substeps; sub++ {
 		elapsed := float64(sub) * p.h
@@ -795,7 +797,7 @@ func (s *Solver) solveIsland(sm *smallIsland) {
 			for i := range cs {
 				limit += cs[i].pushEnergy(p)
 			}
-			kb = s.limitStep(bodies, frame, anchored, limit, kb)
+			kb = s.limitStep(bodies, frame, anchored, limit, kb, k0)
 		}
 	}
 	rest := bound && elastic(cs)

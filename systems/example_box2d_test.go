@@ -52,5 +52,5 @@ func ExampleBox2DConfig() {
 	}
 	// Output:
 	// Hz 30: top 1.9 cm lower, asleep within 1.0 s
-	// Hz 60: top 0.5 cm lower, asleep within 1.0 s
+	// Hz 60: top 0.5 cm lower, asleep within 1.5 s
 }
