@@ -2,7 +2,6 @@ package solver
 
 import (
 	"math"
-	"sync/atomic"
 
 	"github.com/tumble2d/tumble/components"
 )
@@ -55,14 +54,19 @@ type restRow struct {
 }
 
 // largeIsland is a coloured island: its bodies largeBodies[start:end], the
-// island number, and its energies for the bound.
+// island number, its chunks (boundlarge.go), and its energies for the
+// bounds.
 type largeIsland struct {
 	start, end int32
 	island     int32
+	rowChunks  [2]int32        // its chunks of rows, rowChunks[0]:rowChunks[1] of Solver.rowChunks
+	linkChunks [2]int32        // its chunks of links, likewise of Solver.linkChunks
 	skip       bool            // its static and kinematic neighbours share no frame (islandFrame)
 	anchored   bool            // it touches a static or kinematic body
+	limited    bool            // the step bound scales it back this step
 	frame      components.Vec2 // the velocity they share, or 0
 	k0, kb, w  float64         // kinetic energy at the start, before the bounce; work
+	a          float64         // the step bound's factor (stepFactor)
 }
 
 // kinetic returns the kinetic energy of the dynamic rows among rows in the
@@ -83,26 +87,35 @@ func (s *Solver) kinetic(rows []int32, u components.Vec2) float64 {
 	return 0.5 * k
 }
 
-// kineticWork returns kinetic(rows, u) and the work done on the dynamic
-// rows among rows over the step by gravity, their forces and their torques,
-// in the frame moving at u, in one pass.
-func (s *Solver) kineticWork(rows []int32, u components.Vec2) (k, w float64) {
+// stepSums returns, in one pass over the dynamic rows among rows, in the
+// frame moving at u: their kinetic energy k; the work w done on them over
+// the step by gravity, their forces and their torques; and the sums A and
+// B of blendSums from the velocities at the start of the step (s.start).
+func (s *Solver) stepSums(rows []int32, u components.Vec2) (k, w, A, B float64) {
 	for _, i := range rows {
 		sim := &s.Sims[i]
 		if sim.Kind != KindDynamic || sim.InvMass == 0 {
 			continue
 		}
-		st := &s.Bodies[i]
-		k += st.V.Sub(u).LenSq() / sim.InvMass
-		w += sim.FreeAccel(s.p.gravity).Dot(st.DP.MulAdd(-s.p.dt, u)) / sim.InvMass
+		st, r := &s.Bodies[i], &s.start[i]
+		m := 1 / sim.InvMass
+		k += st.V.Sub(u).LenSq() * m
+		w += sim.FreeAccel(s.p.gravity).Dot(st.DP.MulAdd(-s.p.dt, u)) * m
+		dx, dy := st.V.X-r.v[0], st.V.Y-r.v[1]
+		A += m * (dx*dx + dy*dy)
+		B += m * ((r.v[0]-u.X)*dx + (r.v[1]-u.Y)*dy)
 		if sim.InvInertia > 0 {
-			k += st.W * st.W / sim.InvInertia
+			I := 1 / sim.InvInertia
+			k += st.W * st.W * I
+			dw := st.W - r.w
+			A += I * dw * dw
+			B += I * r.w * dw
 		}
 		if sim.Torque != 0 {
 			w += sim.Torque * sim.Rotation(st).Angle()
 		}
 	}
-	return 0.5 * k, w
+	return 0.5 * k, w, A, B
 }
 
 // keepRest keeps the velocities of rows before the restitution pass, for
@@ -129,8 +142,13 @@ func (s *Solver) limitRest(rows []int32, u components.Vec2, k0, kb, w float64) {
 // moving at u is at most bound, or with the a of least energy when even
 // a = 0, whose energy is kRef, exceeds it.
 func (s *Solver) blendBack(rows []int32, u components.Vec2, ref []restRow, kRef, bound float64) {
-	// K(a) = kRef + a B + a^2 A with the changes d = v - ref.
-	var A, B float64
+	A, B := s.blendSums(rows, u, ref)
+	s.blendApply(rows, ref, blendFactor(A, B, kRef, bound))
+}
+
+// blendSums returns the coefficients of K(a) = kRef + a B + a^2 A / 2 for
+// the rows among rows blended from ref by a (see blendBack).
+func (s *Solver) blendSums(rows []int32, u components.Vec2, ref []restRow) (A, B float64) {
 	for _, i := range rows {
 		sim := &s.Sims[i]
 		if sim.Kind != KindDynamic || sim.InvMass == 0 {
@@ -148,13 +166,22 @@ func (s *Solver) blendBack(rows []int32, u components.Vec2, ref []restRow, kRef,
 			B += I * r.w * dw
 		}
 	}
+	return A, B
+}
+
+// blendFactor returns the a of blendBack from the sums of blendSums.
+func blendFactor(A, B, kRef, bound float64) float64 {
 	A *= 0.5
-	a := 1.0
 	if disc := B*B + 4*A*(bound-kRef); disc > 0 && A > 0 {
-		a = min(1, max(0, (-B+math.Sqrt(disc))/(2*A)))
+		return min(1, max(0, (-B+math.Sqrt(disc))/(2*A)))
 	} else if A > 0 {
-		a = min(1, max(0, -B/(2*A)))
+		return min(1, max(0, -B/(2*A)))
 	}
+	return 1
+}
+
+// blendApply moves the dynamic rows among rows to ref + a (v - ref).
+func (s *Solver) blendApply(rows []int32, ref []restRow, a float64) {
 	for _, i := range rows {
 		if s.Sims[i].Kind != KindDynamic {
 			continue
@@ -215,41 +242,4 @@ func elastic(cs []Contact) bool {
 		}
 	}
 	return false
-}
-
-// boundLarge runs one part of the bounds for the large island li: at the
-// start of the step (modeBoundStart), after the substeps (modeBoundSubsteps:
-// the bound of stepbound.go, and the velocities before the bounce when the
-// large islands have restitution) or after the restitution pass
-// (modeRestLimit).
-func (s *Solver) boundLarge(li *largeIsland, mode int) {
-	rows := s.largeBodies[li.start:li.end]
-	switch mode {
-	case modeBoundStart:
-		var ok bool
-		li.frame, li.anchored, ok = s.islandFrame(s.Islands.Contacts(int(li.island)))
-		li.skip = !ok
-		if !li.skip {
-			li.k0 = s.keepStart(rows, li.frame)
-		}
-	case modeBoundSubsteps:
-		if !li.skip {
-			li.kb, li.w = s.kineticWork(rows, li.frame)
-			if limit := li.k0 + max(li.w, 0); li.kb > limit*(1+energyTol) {
-				if atomic.LoadUint32(&s.deepIsland[li.island]) != 0 {
-					for _, l := range s.Islands.Contacts(int(li.island)) {
-						limit += s.pushOf(l)
-					}
-				}
-				li.kb = s.limitStep(rows, li.frame, li.anchored, limit, li.kb, li.k0)
-			}
-			if s.elasticLarge.Load() {
-				s.keepRest(rows)
-			}
-		}
-	case modeRestLimit:
-		if !li.skip {
-			s.limitRest(rows, li.frame, li.k0, li.kb, li.w)
-		}
-	}
 }

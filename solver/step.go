@@ -263,12 +263,15 @@ type Solver struct {
 	rest         []restRow
 	start        []restRow // each body row's velocity at the start of the step (stepbound.go)
 	elasticLarge atomic.Bool
-	// deepIsland[k] is set (atomically, by SetContact) when a contact of
-	// the large island k overlaps deeper than pushSlop: only then does its
-	// step bound look for push-out energy (stepbound.go).
-	deepIsland []uint32
-	task       stageTask
-	islandTask islandTask
+	// push[li] is the push-out energy of the coloured contact of link li
+	// (Contact.pushEnergy), stored by SetContact.
+	push []float64
+	// The chunks of the large islands for their bounds, and their partial
+	// sums (boundlarge.go).
+	rowChunks, linkChunks []boundChunk
+	rowSums, linkSums     []chunkSums
+	task                  stageTask
+	islandTask            islandTask
 	// The last BuildIslands' coloured and total links, to decide whether
 	// colouring every link alongside the islands pays.
 	lastColored, lastLinks int
@@ -332,6 +335,7 @@ func (s *Solver) BuildIslands(prm *Params) Stats { return s.BuildIslandsOn(Seria
 // large island the colour it would get alone (Coloring.colorLinks), so the
 // result is the same for any executor.
 func (s *Solver) BuildIslandsOn(ex Executor, prm *Params) Stats {
+	s.setParams(prm) // for SetContact's push-out energies
 	s.impactSpeed = prm.RestitutionThreshold
 	s.heavyRatio = prm.heavyRatio()
 	overlap := ex.Workers() > 1 && 2*s.lastColored >= s.lastLinks && s.lastColored > 0
@@ -345,8 +349,7 @@ func (s *Solver) BuildIslandsOn(ex Executor, prm *Params) Stats {
 	s.small, s.free = s.small[:0], s.free[:0]
 	s.largeBodies, s.largeLinks = s.largeBodies[:0], s.largeLinks[:0]
 	s.large = s.large[:0]
-	s.deepIsland = resize(s.deepIsland, s.Islands.Len())
-	clear(s.deepIsland)
+	s.push = resize(s.push, len(s.Links))
 	s.elasticLarge.Store(false)
 	var st Stats
 	st.Islands = is.Len()
@@ -378,6 +381,7 @@ func (s *Solver) BuildIslandsOn(ex Executor, prm *Params) Stats {
 		nb := is.ContactStart[b.island+1] - is.ContactStart[b.island]
 		return cmp.Compare(nb, na)
 	})
+	s.chunkLarge()
 	s.Order = s.Order[:0]
 	for i := range s.small {
 		sm := &s.small[i]
@@ -438,14 +442,17 @@ func (s *Solver) SetContact(li int, c *Contact) {
 			b.Store(true)
 		}
 	}
-	if k >= s.largeStart && c.deep() {
-		row := c.A
-		if c.KindA != KindDynamic {
-			row = c.B
+	if k >= s.largeStart {
+		// The push-out energy of the coloured contacts, for the step bound
+		// of their island (boundlarge.go): read while the contact is at hand.
+		p, e := &s.p, 0.0
+		if s.heavyLink[li] {
+			p = &s.pHeavy
 		}
-		if d := &s.deepIsland[s.Islands.Of[row]]; atomic.LoadUint32(d) == 0 {
-			atomic.StoreUint32(d, 1)
+		if c.deep() {
+			e = c.pushEnergy(p)
 		}
+		s.push[li] = e
 	}
 	if k >= s.largeStart && c.Restitution > 0 && !s.elasticLarge.Load() {
 		s.elasticLarge.Store(true)
@@ -493,7 +500,8 @@ func (s *Solver) Impulses(li int) (count int32, normal, tangent [2]float64) {
 	return c.Count, normal, tangent
 }
 
-// setParams derives the step's constants from prm.
+// setParams derives the step's constants from prm: BuildIslandsOn sets
+// them for SetContact, Solve for the step.
 func (s *Solver) setParams(prm *Params) {
 	h := prm.Dt / float64(prm.SubSteps)
 	s.p = stepParams{dt: prm.Dt, h: h, invH: 1 / h, substeps: prm.SubSteps, gravity: prm.Gravity,
@@ -565,13 +573,19 @@ func (s *Solver) Solve(ex Executor, prm *Params) {
 // back and forth, the pyramid sleeps at step 121 with its top within 1 mm.
 func (s *Solver) solveLarge(ex Executor) {
 	t := &s.task
-	t.mode = modeBoundStart
-	ex.For(len(s.large), 1, t)
+	t.mode = modeBoundFrame
+	ex.For(len(s.linkChunks), 0, t)
+	s.largeFrames()
 	for sub := 0; sub < s.p.substeps; sub++ {
 		elapsed := float64(sub) * s.p.h
 		t.list = s.largeBodies
-		t.mode = modeIntegrateVelocities
-		ex.For(len(s.largeBodies), 0, t)
+		if sub == 0 {
+			t.mode = modeBoundStart // with the integration
+			ex.For(len(s.rowChunks), 0, t)
+		} else {
+			t.mode = modeIntegrateVelocities
+			ex.For(len(s.largeBodies), 0, t)
+		}
 		t.flip = sub&1 == 1
 		s.colorStage(ex, modeWarmStart, 0)
 		s.colorStage(ex, modeSolve, elapsed)
@@ -582,7 +596,16 @@ func (s *Solver) solveLarge(ex Executor) {
 		s.colorStage(ex, modeRelax, elapsed+s.p.h)
 	}
 	t.mode = modeBoundSubsteps
-	ex.For(len(s.large), 1, t)
+	ex.For(len(s.rowChunks), 0, t)
+	if s.largeLimits() {
+		t.mode = modeBoundApply
+		ex.For(len(s.rowChunks), 0, t)
+	}
+	if s.elasticLarge.Load() {
+		t.list = s.largeBodies
+		t.mode = modeKeepRest
+		ex.For(len(s.largeBodies), 0, t)
+	}
 	s.colorStage(ex, modeRestitution, 0)
 	if s.elasticLarge.Load() {
 		t.mode = modeRestLimit
@@ -684,8 +707,11 @@ const (
 	modeWideWarm
 	modeWideSolve
 	modeWideRestitution
+	modeBoundFrame
 	modeBoundStart
 	modeBoundSubsteps
+	modeBoundApply
+	modeKeepRest
 	modeRestLimit
 )
 
@@ -746,9 +772,15 @@ func (t *stageTask) Run(lo, hi, _ int) {
 		solveWide(s.blocks[t.base+lo:t.base+hi], s.Bodies, &s.wp)
 	case modeWideRestitution:
 		restituteWide(s.blocks[t.base+lo:t.base+hi], s.Bodies, p)
-	case modeBoundStart, modeBoundSubsteps, modeRestLimit:
+	case modeBoundFrame, modeBoundStart, modeBoundSubsteps, modeBoundApply:
+		s.boundChunks(t.mode, lo, hi)
+	case modeKeepRest:
+		s.keepRest(t.list[lo:hi])
+	case modeRestLimit:
 		for k := lo; k < hi; k++ {
-			s.boundLarge(&s.large[k], t.mode)
+			if l := &s.large[k]; !l.skip {
+				s.limitRest(s.largeBodies[l.start:l.end], l.frame, l.k0, l.kb, l.w)
+			}
 		}
 	}
 }
@@ -792,12 +824,17 @@ func (s *Solver) solveIsland(sm *smallIsland) {
 	}
 	var kb, w float64
 	if bound {
-		kb, w = s.kineticWork(bodies, frame)
+		var A, B float64
+		kb, w, A, B = s.stepSums(bodies, frame)
 		if limit := k0 + max(w, 0); kb > limit*(1+energyTol) {
 			for i := range cs {
 				limit += cs[i].pushEnergy(p)
 			}
-			kb = s.limitStep(bodies, frame, anchored, limit, kb, k0)
+			var a float64
+			var limited bool
+			if a, kb, limited = s.stepFactor(bodies, frame, anchored, limit, k0, kb, A, B); limited {
+				s.blendApply(bodies, s.start, a)
+			}
 		}
 	}
 	rest := bound && elastic(cs)

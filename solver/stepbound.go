@@ -43,10 +43,10 @@ import (
 // falls asleep within a second.
 //
 // A step over the bound is scaled back body by body from the velocities
-// at its start (limitStep), so that what the step did not change stays.
+// at its start (stepFactor), so that what the step did not change stays.
 
 // keepStart keeps the velocities of rows at the start of the step, for
-// limitStep, and returns their kinetic energy in the frame moving at u.
+// the step bound, and returns their kinetic energy in the frame moving at u.
 func (s *Solver) keepStart(rows []int32, u components.Vec2) float64 {
 	for _, i := range rows {
 		st := &s.Bodies[i]
@@ -55,32 +55,33 @@ func (s *Solver) keepStart(rows []int32, u components.Vec2) float64 {
 	return s.kinetic(rows, u)
 }
 
-// limitStep scales back the change the substeps made to the velocities of
-// the dynamic rows among rows (from those keepStart kept), whose kinetic
-// energy in the frame moving at u is k, so that it is at most bound, and
-// returns the kinetic energy at the end. k0 is the energy at the start.
+// stepFactor decides the step bound of an island whose dynamic rows among
+// rows have the sums k, A and B of stepSums, k0 of keepStart: limited
+// reports whether the energy k is over bound, and then every body is to
+// take v0 + a (v - v0) (blendApply from s.start), after which the island has
+// the kinetic energy kb (otherwise kb = k).
 //
-// Every body takes v0 + a (v - v0), with the largest a in [0, 1] that meets
-// the bound (a = 0 meets it: bound >= k0). A body whose velocity the step
-// did not change (a ball rolling on at constant speed, a disc spinning on a
-// frictionless floor, a box sliding on ice under a vertical push) keeps it:
-// scaled as a whole in the frame instead, an island with a heavy box
-// bouncing at one end took 97 % of the speed of a ball rolling at the other.
-// In a free island (u = 0) the change keeps its part that moves the island
-// as one rigid body (translation and rotation about the centre of mass),
-// and only the rest, which has neither momentum nor angular momentum, is
-// scaled: the island keeps the momentum and angular momentum the contacts
-// left it.
-func (s *Solver) limitStep(rows []int32, u components.Vec2, anchored bool, bound, k, k0 float64) float64 {
+// a is the largest factor in [0, 1] that meets the bound; a = 0 meets it,
+// since bound >= k0. A body whose velocity the step did not change (a ball
+// rolling on at constant speed, a disc spinning on a frictionless floor, a
+// box sliding on ice under a vertical push) keeps it: scaled as a whole in
+// the frame instead, an island with a heavy box bouncing at one end took
+// 97 % of the speed of a ball rolling at the other. In a free island (u =
+// 0) the change first gives s.start its part that moves the island as one
+// rigid body (translation and rotation about the centre of mass), so only
+// the rest, which has neither momentum nor angular momentum, is scaled: the
+// island keeps the momentum and angular momentum the contacts left it.
+func (s *Solver) stepFactor(rows []int32, u components.Vec2, anchored bool, bound, k0, k, A, B float64) (a, kb float64, limited bool) {
 	if !(k > bound*(1+energyTol)) || !(bound < math.MaxFloat64) {
-		return k
+		return 1, k, false
 	}
 	if !anchored {
 		s.keepRigid(rows)
+		A, B = s.blendSums(rows, u, s.start)
 		k0 = s.kineticOf(rows, u, s.start)
 	}
-	s.blendBack(rows, u, s.start, k0, bound)
-	return s.kinetic(rows, u)
+	a = blendFactor(A, B, k0, bound)
+	return a, k0 + a*B + 0.5*a*a*A, true
 }
 
 // keepRigid adds to the start velocities of rows the part of the step's
@@ -208,27 +209,4 @@ func (p *stepParams) pushSpeedSq(stiff bool, sep float64) float64 {
 	}
 	v := min(-soft.BiasRate*(sep-p.deepFrac*min(sep+p.deepOverlap, 0)), p.maxPushOut)
 	return v * v
-}
-
-// pushOf returns Contact.pushEnergy for the contact of link li, from its
-// lane of a wide block or from Contacts.
-func (s *Solver) pushOf(li int32) float64 {
-	p := &s.p
-	if s.heavyLink[li] {
-		p = &s.pHeavy
-	}
-	k := s.Rank[li]
-	w, l := s.lane(k)
-	if w == nil {
-		return s.Contacts[k].pushEnergy(p)
-	}
-	stiff := w.stiff[l] != 0
-	e := 0.0
-	for j := range w.pts {
-		wp := &w.pts[j]
-		// An empty second lane has zero anchors, separation and mass.
-		sep := wp.baseSep[l] + (wp.rBx[l]-wp.rAx[l])*w.nx[l] + (wp.rBy[l]-wp.rAy[l])*w.ny[l]
-		e += wp.normalMass[l] * p.pushSpeedSq(stiff, sep)
-	}
-	return 0.5 * e
 }

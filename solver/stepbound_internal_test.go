@@ -44,7 +44,8 @@ func (g *boundRig) impulse(i int, p, x components.Vec2) {
 	st.W += sim.InvInertia * x.Sub(sim.X.P.Add(st.DP)).Cross(p)
 }
 
-// TestLimitStepScalesBackTheChange checks limitStep on random bodies with
+// TestLimitStepScalesBackTheChange checks the step bound (stepSums,
+// stepFactor, blendApply) on random bodies with
 // random velocities at the start of the step and random changes, and a
 // random bound between the energy at the start and after the change.
 // Anchored islands: every body ends at v0 + a (v - v0) with one a, at the
@@ -89,7 +90,12 @@ func TestLimitStepScalesBackTheChange(t *testing.T) {
 		}
 		bound := k0 + uni(0, 1)*(k-k0)
 		p1, l1 := momenta(s, g.rows)
-		got := s.limitStep(g.rows, u, anchored, bound, k, k0)
+		kk, _, A, B := s.stepSums(g.rows, u)
+		a, got, lim := s.stepFactor(g.rows, u, anchored, bound, k0, kk, A, B)
+		if !lim {
+			t.Fatalf("trial %d: energy %.9g over the bound %.9g, but not limited", trial, kk, bound)
+		}
+		s.blendApply(g.rows, s.start, a)
 		limited++
 		if math.Abs(got-s.kinetic(g.rows, u)) > 1e-12*k {
 			t.Fatalf("trial %d: returned %.9g, kinetic energy %.9g", trial, got, s.kinetic(g.rows, u))
