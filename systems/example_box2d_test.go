@@ -13,7 +13,7 @@ import (
 // A game that wants Box2D v3.2's contact behaviour (30 Hz contacts, colours
 // swept in one order) starts from Box2DConfig. Here a pyramid of base 16
 // settles: its top box ends about 2 cm lower (Box2D v3.2: 1.9 cm), and the
-// pyramid falls asleep within a second (DefaultConfig: 0.5 cm and 0.7 s).
+// pyramid falls asleep within a second (DefaultConfig: 0.5 cm and 1.4 s).
 func ExampleBox2DConfig() {
 	for _, cfg := range []systems.Config{systems.Box2DConfig(), systems.DefaultConfig()} {
 		world := arche.NewWorld()
