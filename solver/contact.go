@@ -274,7 +274,7 @@ func solveContact(c *Contact, bodies []BodyState, p *stepParams, elapsed float64
 			// Speculative: allow closing the gap within this substep, no more.
 			bias = sep * p.invH
 		} else if useBias {
-			bias = maxf(biasRate*(sep-p.deepFrac*minf(sep+p.deepOverlap, 0)), -p.maxPushOut)
+			bias = p.pushBias(biasRate, sep)
 			massScale, impulseScale = softMass, softImpulse
 		}
 		dvx := (vBx - wB*rBy) - (vAx - wA*rAy)
@@ -322,6 +322,13 @@ func solveContact(c *Contact, bodies []BodyState, p *stepParams, elapsed float64
 // maxf and minf are plain comparisons: math.Max and math.Min handle NaN and
 // signed zeros in an assembly routine that the compiler does not inline, and
 // every call spills the float registers. Inputs here are finite.
+// pushBias returns the bias of solveContact for an overlap sep < 0 at the
+// spring's rate: the push-out, slower past deepOverlap, capped at maxPushOut.
+// The step bound's push-out allowance (Contact.pushEnergy) uses it too.
+func (p *stepParams) pushBias(rate, sep float64) float64 {
+	return maxf(rate*(sep-p.deepFrac*minf(sep+p.deepOverlap, 0)), -p.maxPushOut)
+}
+
 func maxf(a, b float64) float64 {
 	if a > b {
 		return a

@@ -25,8 +25,10 @@
 // problem), so a box that lands flat leaves without a spin; at e = 0 such a
 // two-point impact is stopped together in the same way. An island whose
 // bounces would end with more kinetic energy than it started the step with,
-// plus the work of gravity and forces, has them scaled back (energy.go). The
-// impulses are kept for warm starting the next step. Friction is Coulomb's, clamped by
+// plus the work of gravity and forces, has them scaled back (energy.go); so
+// have the substeps of an island that would end with more than that, plus
+// the energy its push-out may give (stepbound.go). The impulses are kept
+// for warm starting the next step. Friction is Coulomb's, clamped by
 // the normal impulse of the same point.
 //
 // # Data flow

@@ -120,10 +120,13 @@ func (s *Solver) stepSums(rows []int32, u components.Vec2) (k, w, A, B float64) 
 
 // keepRest keeps the velocities of rows before the restitution pass, for
 // limitRest.
-func (s *Solver) keepRest(rows []int32) {
+func (s *Solver) keepRest(rows []int32) { s.keepVelocities(rows, s.rest) }
+
+// keepVelocities copies the velocities of rows into dst, row by row.
+func (s *Solver) keepVelocities(rows []int32, dst []restRow) {
 	for _, i := range rows {
 		st := &s.Bodies[i]
-		s.rest[i] = restRow{v: [2]float64{st.V.X, st.V.Y}, w: st.W}
+		dst[i] = restRow{v: [2]float64{st.V.X, st.V.Y}, w: st.W}
 	}
 }
 

@@ -445,14 +445,11 @@ func (s *Solver) SetContact(li int, c *Contact) {
 	if k >= s.largeStart {
 		// The push-out energy of the coloured contacts, for the step bound
 		// of their island (boundlarge.go): read while the contact is at hand.
-		p, e := &s.p, 0.0
+		p := &s.p
 		if s.heavyLink[li] {
 			p = &s.pHeavy
 		}
-		if c.deep() {
-			e = c.pushEnergy(p)
-		}
-		s.push[li] = e
+		s.push[li] = c.pushEnergy(p)
 	}
 	if k >= s.largeStart && c.Restitution > 0 && !s.elasticLarge.Load() {
 		s.elasticLarge.Store(true)

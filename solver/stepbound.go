@@ -48,10 +48,7 @@ import (
 // keepStart keeps the velocities of rows at the start of the step, for
 // the step bound, and returns their kinetic energy in the frame moving at u.
 func (s *Solver) keepStart(rows []int32, u components.Vec2) float64 {
-	for _, i := range rows {
-		st := &s.Bodies[i]
-		s.start[i] = restRow{v: [2]float64{st.V.X, st.V.Y}, w: st.W}
-	}
+	s.keepVelocities(rows, s.start)
 	return s.kinetic(rows, u)
 }
 
@@ -178,17 +175,6 @@ func (c *Contact) pushEnergy(p *stepParams) float64 {
 	return 0.5 * e
 }
 
-// deep reports whether a point of c overlaps deeper than pushSlop at the
-// start of the step: only then can it have push-out energy.
-func (c *Contact) deep() bool {
-	for j := int32(0); j < c.Count; j++ {
-		if c.Points[j].startGap(c.Normal) < -pushSlop {
-			return true
-		}
-	}
-	return false
-}
-
 // pushSlop is the overlap that gets no push-out allowance: Box2D v3's
 // linear slop (B2_LINEAR_SLOP, narrowphase.LinearSlop). The solver's own
 // overlaps stay within it: a speculative contact at 6 m/s leaves about a
@@ -207,6 +193,6 @@ func (p *stepParams) pushSpeedSq(stiff bool, sep float64) float64 {
 	if stiff {
 		soft = &p.stiff
 	}
-	v := min(-soft.BiasRate*(sep-p.deepFrac*min(sep+p.deepOverlap, 0)), p.maxPushOut)
+	v := p.pushBias(soft.BiasRate, sep)
 	return v * v
 }
