@@ -54,21 +54,22 @@ func wall(cols, rows int) *Solver {
 // BenchmarkSolve reports the cost of one contact point in one iteration: a
 // step of n substeps runs warm start, solve and relax on every point each
 // substep, so a step is 3 n point-iterations (restitution is skipped at
-// e = 0). colored-scalar and colored-wide solve the same coloured wall with
-// the scalar kernels and with the AVX2 blocks of wide.go (the latter only
-// where the CPU has AVX2).
+// e = 0). colored-scalar, colored-avx2 and colored-avx512 solve the same
+// coloured wall with the scalar kernels and with the assembly kernels of
+// the wide blocks (each only where the CPU has it).
 func BenchmarkSolve(b *testing.B) {
-	saved := wideKernel
-	defer func() { wideKernel = saved }()
+	saved, saved512 := wideKernel, wide512
+	defer func() { wideKernel, wide512 = saved, saved512 }()
 	for _, v := range []struct {
-		name        string
-		large, wide bool
-	}{{"islands", false, false}, {"colored-scalar", true, false}, {"colored-wide", true, true}} {
-		if v.wide && !saved {
-			continue // no AVX2 kernels here
+		name              string
+		large, wide, w512 bool
+	}{{"islands", false, false, false}, {"colored-scalar", true, false, false},
+		{"colored-avx2", true, true, false}, {"colored-avx512", true, true, true}} {
+		if (v.wide && !saved) || (v.w512 && !saved512) {
+			continue // no such kernels here
 		}
 		large := v.large
-		wideKernel = v.wide
+		wideKernel, wide512 = v.wide, v.w512
 		b.Run(v.name, func(b *testing.B) {
 			s := wall(50, 40)
 			prm := DefaultParams()

@@ -43,10 +43,11 @@
 //
 // # Wide contacts
 //
-// On x86-64 CPUs with AVX2, the coloured contacts are stored four to a block,
-// field by field, and the warm start, solve and relax stages run in assembly
-// on one contact per float64 lane (wide.go, wide_amd64.s; Box2D v3 does the
-// same with b2ContactConstraintSIMD). Each lane performs the scalar kernel's
+// On x86-64 CPUs with AVX2, the coloured contacts are stored eight to a
+// block, field by field, and the warm start, solve and relax stages run in
+// assembly on one contact per float64 lane: eight lanes a pass with AVX-512
+// (wide512_amd64.s), four with AVX2 (wide_amd64.s). Box2D v3 does the same
+// with b2ContactConstraintSIMD. Each lane performs the scalar kernel's
 // operations in the same order, so the results are those of the scalar path
 // up to the sign of zeros. Contacts reach their lanes through
 // [Solver.SetContact], and their impulses are read back with

@@ -553,8 +553,8 @@ func (s *Solver) Solve(ex Executor, prm *Params) {
 // solveLarge runs the substeps over the coloured large islands: each stage
 // goes colour by colour, the overflow first on one worker (last when the
 // colours are taken backwards). With wideKernel
-// the colours are solved four contacts at a time (wide.go); the results are
-// those of the scalar kernels.
+// the colours are solved eight (or four) contacts at a time (wide.go); the
+// results are those of the scalar kernels.
 //
 // The solve and the relax sweep the colours, and the points of each
 // contact, in the order t.flip gives: forwards in the solve of even

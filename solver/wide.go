@@ -7,17 +7,19 @@ import (
 	"github.com/tumble2d/tumble/components"
 )
 
-// lanes is the width of a wide block: four float64 lanes, one AVX2 register.
-const lanes = 4
+// lanes is the width of a wide block: eight float64 lanes, one AVX-512
+// register, or two AVX2 registers (the AVX2 kernels take a block in two
+// halves of four lanes).
+const lanes = 8
 
 // bodyStride is the size of a [BodyState] row; the wide kernels address rows
 // by byte offset.
 const bodyStride = 64
 
-// wideContact holds four contacts of one colour lane by lane (struct of
+// wideContact holds eight contacts of one colour lane by lane (struct of
 // arrays), the layout of Box2D v3's b2ContactConstraintSIMD: a kernel loads
-// each field of the four contacts with one instruction and solves them
-// together. No two contacts of a colour share a dynamic body, so the lanes
+// each field of the eight contacts with one instruction (two with AVX2) and
+// solves them together. No two contacts of a colour share a dynamic body, so the lanes
 // are independent, and each lane does exactly the arithmetic of
 // solveContact, in the same order: the results are those of the scalar
 // kernel whatever the grouping (up to the sign of zeros).
@@ -48,13 +50,13 @@ type wideContact struct {
 	// heavy is -1 where the contact's island has masses apart by more
 	// than the heavy ratio (Solver.heavyLink): the lane then pushes deep
 	// overlap at the full rate and, unless stiff, takes the heavy
-	// softness. Bytes, so the block stays 1152 bytes; the kernels widen
-	// them to lane masks.
+	// softness. Bytes, so the block stays 2304 bytes (36 cache lines);
+	// the kernels widen them to lane masks.
 	heavy [lanes]int8
-	_     [20]byte
+	_     [48]byte
 }
 
-// widePoint is point j of the four contacts of a block. A contact with one
+// widePoint is point j of the eight contacts of a block. A contact with one
 // point leaves its second lane zero, which applies a zero impulse.
 type widePoint struct {
 	rAx, rAy, rBx, rBy                              [lanes]float64
@@ -81,7 +83,12 @@ type wideParams struct {
 	deepOverlap, deepFrac                     [lanes]float64
 }
 
-func splat(x float64) [lanes]float64 { return [lanes]float64{x, x, x, x} }
+func splat(x float64) (v [lanes]float64) {
+	for l := range v {
+		v[l] = x
+	}
+	return v
+}
 
 // setWideParams fills the constants of a warm start, solve (useBias) or
 // relax stage.
@@ -103,10 +110,10 @@ func (s *Solver) setWideParams(useBias, flip bool) {
 	w.heavyBiasRate, w.heavyMassScale, w.heavyImpScale = splat(s.p.heavy.BiasRate), splat(s.p.heavy.MassScale), splat(s.p.heavy.ImpulseScale)
 }
 
-// layoutWide lays the colours out in blocks of four: colour k owns blocks
+// layoutWide lays the colours out in blocks of eight: colour k owns blocks
 // [blockStart[k], blockStart[k+1]), and contact k of the solver order
-// (largeStart <= k) is lane wideSlot[k-largeStart]%4 of block
-// wideSlot[k-largeStart]/4, or solved by the scalar kernels (the overflow)
+// (largeStart <= k) is lane wideSlot[k-largeStart]%8 of block
+// wideSlot[k-largeStart]/8, or solved by the scalar kernels (the overflow)
 // when that is -1. Static sides read the zero row that Solve appends after
 // the last body. It prepares the padding lanes and the point count of every
 // block, and lists the kinematic rows the large islands touch.

@@ -2,11 +2,18 @@
 
 package solver
 
-// wideKernel reports whether the coloured stages run on the AVX2 kernels of
-// wide_amd64.s: the CPU has AVX2 and the operating system saves the YMM
+// wideKernel reports whether the coloured stages run on the assembly
+// kernels: the CPU has AVX2 and the operating system saves the YMM
 // registers (CPUID leaf 7 EBX bit 5; leaf 1 ECX bits 27 OSXSAVE and 28 AVX;
 // XCR0 bits 1 and 2).
 var wideKernel = haveAVX2()
+
+// wide512 reports whether they run on the AVX-512 kernels of
+// wide512_amd64.s, eight lanes a pass, rather than the AVX2 ones of
+// wide_amd64.s, four: the CPU has AVX-512 F and DQ (leaf 7 EBX bits 16 and
+// 17) and the operating system saves the opmask and ZMM registers (XCR0
+// bits 5 to 7). Both give the same bits.
+var wide512 = wideKernel && haveAVX512()
 
 func haveAVX2() bool {
 	if maxLeaf, _, _, _ := cpuid(0, 0); maxLeaf < 7 {
@@ -23,26 +30,48 @@ func haveAVX2() bool {
 	return ebx7&(1<<5) != 0
 }
 
+func haveAVX512() bool {
+	if xcr0, _ := xgetbv(); xcr0&0xe6 != 0xe6 {
+		return false
+	}
+	_, ebx7, _, _ := cpuid(7, 0)
+	return ebx7&(1<<16) != 0 && ebx7&(1<<17) != 0
+}
+
 //go:noescape
 func warmWideAVX2(blocks *wideContact, n int, bodies *BodyState, prm *wideParams)
 
 //go:noescape
 func solveWideAVX2(blocks *wideContact, n int, bodies *BodyState, prm *wideParams)
 
+//go:noescape
+func warmWideAVX512(blocks *wideContact, n int, bodies *BodyState, prm *wideParams)
+
+//go:noescape
+func solveWideAVX512(blocks *wideContact, n int, bodies *BodyState, prm *wideParams)
+
 func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
 
 func xgetbv() (eax, edx uint32)
 
-// warmWide and solveWide run the AVX2 kernels over blocks. bodies must hold
-// every row the blocks address, the zero row included.
+// warmWide and solveWide run the assembly kernels over blocks. bodies must
+// hold every row the blocks address, the zero row included.
 func warmWide(blocks []wideContact, bodies []BodyState, prm *wideParams) {
-	if len(blocks) > 0 {
+	switch {
+	case len(blocks) == 0:
+	case wide512:
+		warmWideAVX512(&blocks[0], len(blocks), &bodies[0], prm)
+	default:
 		warmWideAVX2(&blocks[0], len(blocks), &bodies[0], prm)
 	}
 }
 
 func solveWide(blocks []wideContact, bodies []BodyState, prm *wideParams) {
-	if len(blocks) > 0 {
+	switch {
+	case len(blocks) == 0:
+	case wide512:
+		solveWideAVX512(&blocks[0], len(blocks), &bodies[0], prm)
+	default:
 		solveWideAVX2(&blocks[0], len(blocks), &bodies[0], prm)
 	}
 }

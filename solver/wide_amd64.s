@@ -3,7 +3,10 @@
 #include "textflag.h"
 
 // AVX2 kernels of the coloured contact stages: four contacts per register,
-// lane l of every vector belonging to contact l of a wideContact block. Each
+// lane l of every vector belonging to contact l of a half of a wideContact
+// block. They take each block as two halves: DI points at the fields of
+// lanes 0-3, then 32 bytes further at those of lanes 4-7; BX holds the
+// block (its point count) and AX its heavy bytes of the half. Each
 // lane performs the operations of solveContact and warmStart in their order,
 // with no fused multiply-add, so a lane's result is the scalar one; max and
 // min are VMAXPD/VMINPD, whose rule (Intel's first source if strictly
@@ -11,56 +14,7 @@
 // with a as Intel's first source, which Go's reversed operand order writes
 // second: VMAXPD b, a, dst.
 //
-// wideContact offsets (checked by TestWideLayout).
-#define OFFA 0
-#define OFFB 32
-#define MASKA 64
-#define MASKB 96
-#define STIFF 128
-#define NX 160
-#define NY 192
-#define FRIC 224
-#define MA 256
-#define IA 288
-#define MB 320
-#define IB 352
-#define PT0 416
-#define PT1 768
-#define POINTS 1120
-#define HEAVY 1128
-#define BLOCK 1152
-
-// widePoint offsets.
-#define RAX 0
-#define RAY 32
-#define RBX 64
-#define RBY 96
-#define BASESEP 128
-#define NMASS 160
-#define TMASS 192
-#define NIMP 224
-#define TIMP 256
-#define MAXNIMP 288
-
-// wideParams offsets.
-#define PZERO 0
-#define PONE 32
-#define PSIGN 64
-#define PINVH 96
-#define PNEGMPO 128
-#define PBIAS 160
-#define PFLIP 192
-#define PSOFTBR 224
-#define PSOFTMS 256
-#define PSOFTIS 288
-#define PSTIFFBR 320
-#define PSTIFFMS 352
-#define PSTIFFIS 384
-#define PHEAVYBR 416
-#define PHEAVYMS 448
-#define PHEAVYIS 480
-#define PDEEP 512
-#define PDEEPF 544
+#include "wide_amd64.h"
 
 // Scratch on the stack (hardware SP).
 #define SDPX 0
@@ -273,14 +227,31 @@ l2: \
 	VMOVUPD Y11, (SI)(R10*1); \
 l3:
 
+// NEXTHALF moves DI and AX from the first half of a block to its second,
+// or from the second half to the next block.
+#define NEXTHALF(hi, next) \
+	CMPQ DI, BX; \
+	JNE hi; \
+	ADDQ $32, DI; \
+	ADDQ $4, AX; \
+	JMP next; \
+hi: \
+	ADDQ $BLOCK, BX; \
+	MOVQ BX, DI; \
+	MOVQ BX, AX; \
+next:
+
 // func warmWideAVX2(blocks *wideContact, n int, bodies *BodyState, prm *wideParams)
 TEXT ·warmWideAVX2(SB), NOSPLIT, $256-32
-	MOVQ blocks+0(FP), DI
+	MOVQ blocks+0(FP), BX
 	MOVQ n+8(FP), CX
 	MOVQ bodies+16(FP), SI
 	MOVQ prm+24(FP), DX
 	TESTQ CX, CX
 	JLE warmdone
+	SHLQ $1, CX
+	MOVQ BX, DI
+	MOVQ BX, AX
 
 warmloop:
 	GATHERV
@@ -289,7 +260,7 @@ warmloop:
 	VXORPD PSIGN(DX), Y6, Y12
 	LEAQ PT0(DI), R8
 	WARM(R8)
-	CMPQ POINTS(DI), $1
+	CMPQ POINTS(BX), $1
 	JEQ warmscatter
 	LEAQ PT1(DI), R9
 	WARM(R9)
@@ -299,7 +270,7 @@ warmscatter:
 	SCATTERROWS(Y0, Y1, Y2, OFFA, MASKA, wa0, wa1, wa2, wa3)
 	VMOVUPD SDXB(SP), Y11
 	SCATTERROWS(Y3, Y4, Y5, OFFB, MASKB, wb0, wb1, wb2, wb3)
-	ADDQ $BLOCK, DI
+	NEXTHALF(warmhi, warmnext)
 	DECQ CX
 	JNZ warmloop
 
@@ -309,12 +280,15 @@ warmdone:
 
 // func solveWideAVX2(blocks *wideContact, n int, bodies *BodyState, prm *wideParams)
 TEXT ·solveWideAVX2(SB), NOSPLIT, $384-32
-	MOVQ blocks+0(FP), DI
+	MOVQ blocks+0(FP), BX
 	MOVQ n+8(FP), CX
 	MOVQ bodies+16(FP), SI
 	MOVQ prm+24(FP), DX
 	TESTQ CX, CX
 	JLE solvedone
+	SHLQ $1, CX
+	MOVQ BX, DI
+	MOVQ BX, AX
 
 solveloop:
 	// Second halves of the rows first: (dy, qc, qs, pad).
@@ -340,7 +314,7 @@ solveloop:
 	// deep push-out fraction (0 in heavy islands); relax (bias mask 0)
 	// uses mass scale 1 and impulse scale 0 on overlapping points.
 	VMOVUPD STIFF(DI), Y8
-	VPMOVSXBQ HEAVY(DI), Y12
+	VPMOVSXBQ HEAVY(AX), Y12
 	VANDNPD PDEEPF(DX), Y12, Y9
 	VMOVUPD Y9, SDF(SP)
 	VMOVUPD PSOFTBR(DX), Y9
@@ -363,7 +337,7 @@ solveloop:
 	VMOVUPD NX(DI), Y6
 	VMOVUPD NY(DI), Y7
 	LEAQ PT0(DI), R8
-	CMPQ POINTS(DI), $1
+	CMPQ POINTS(BX), $1
 	JNE twopoints
 	NORMAL(R8)
 	FRICROW(R8)
@@ -386,7 +360,7 @@ solvescatter:
 	SCATTERROWS(Y0, Y1, Y2, OFFA, MASKA, sa0, sa1, sa2, sa3)
 	VMOVUPD SDXB(SP), Y11
 	SCATTERROWS(Y3, Y4, Y5, OFFB, MASKB, sb0, sb1, sb2, sb3)
-	ADDQ $BLOCK, DI
+	NEXTHALF(solvehi, solvenext)
 	DECQ CX
 	JNZ solveloop
 

@@ -8,6 +8,9 @@ package solver
 // versions below.
 var wideKernel = false
 
+// wide512 is false: there are no AVX-512 kernels either.
+var wide512 = false
+
 func warmWide(blocks []wideContact, bodies []BodyState, _ *wideParams) {
 	warmWideRef(blocks, bodies)
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/tumble2d/tumble/components"
 )
 
-// TestWideLayout pins the field offsets that wide_amd64.s hard-codes.
+// TestWideLayout pins the field offsets that wide_amd64.h hard-codes.
 func TestWideLayout(t *testing.T) {
 	var w wideContact
 	var p widePoint
@@ -20,36 +20,36 @@ func TestWideLayout(t *testing.T) {
 		name      string
 		got, want uintptr
 	}{
-		{"offA", unsafe.Offsetof(w.offA), 0}, {"offB", unsafe.Offsetof(w.offB), 32},
-		{"maskA", unsafe.Offsetof(w.maskA), 64}, {"maskB", unsafe.Offsetof(w.maskB), 96},
-		{"stiff", unsafe.Offsetof(w.stiff), 128},
-		{"nx", unsafe.Offsetof(w.nx), 160}, {"ny", unsafe.Offsetof(w.ny), 192},
-		{"friction", unsafe.Offsetof(w.friction), 224}, {"mA", unsafe.Offsetof(w.mA), 256},
-		{"iA", unsafe.Offsetof(w.iA), 288}, {"mB", unsafe.Offsetof(w.mB), 320},
-		{"iB", unsafe.Offsetof(w.iB), 352}, {"restitution", unsafe.Offsetof(w.restitution), 384},
-		{"pts", unsafe.Offsetof(w.pts), 416}, {"points", unsafe.Offsetof(w.points), 1120},
-		{"heavy", unsafe.Offsetof(w.heavy), 1128},
-		{"sizeof(wideContact)", unsafe.Sizeof(w), 1152},
-		{"rAx", unsafe.Offsetof(p.rAx), 0}, {"rAy", unsafe.Offsetof(p.rAy), 32},
-		{"rBx", unsafe.Offsetof(p.rBx), 64}, {"rBy", unsafe.Offsetof(p.rBy), 96},
-		{"baseSep", unsafe.Offsetof(p.baseSep), 128}, {"normalMass", unsafe.Offsetof(p.normalMass), 160},
-		{"tangentMass", unsafe.Offsetof(p.tangentMass), 192}, {"normalImpulse", unsafe.Offsetof(p.normalImpulse), 224},
-		{"tangentImpulse", unsafe.Offsetof(p.tangentImpulse), 256}, {"maxNormalImpulse", unsafe.Offsetof(p.maxNormalImpulse), 288},
-		{"relVel", unsafe.Offsetof(p.relVel), 320}, {"sizeof(widePoint)", unsafe.Sizeof(p), 352},
-		{"zero", unsafe.Offsetof(q.zero), 0}, {"one", unsafe.Offsetof(q.one), 32}, {"sign", unsafe.Offsetof(q.sign), 64},
-		{"invH", unsafe.Offsetof(q.invH), 96}, {"negMaxPushOut", unsafe.Offsetof(q.negMaxPushOut), 128},
-		{"biasMask", unsafe.Offsetof(q.biasMask), 160}, {"flip", unsafe.Offsetof(q.flip), 192},
-		{"softBiasRate", unsafe.Offsetof(q.softBiasRate), 224}, {"softMassScale", unsafe.Offsetof(q.softMassScale), 256},
-		{"softImpScale", unsafe.Offsetof(q.softImpScale), 288}, {"stiffBiasRate", unsafe.Offsetof(q.stiffBiasRate), 320},
-		{"stiffMassScale", unsafe.Offsetof(q.stiffMassScale), 352}, {"stiffImpScale", unsafe.Offsetof(q.stiffImpScale), 384},
-		{"heavyBiasRate", unsafe.Offsetof(q.heavyBiasRate), 416}, {"heavyMassScale", unsafe.Offsetof(q.heavyMassScale), 448},
-		{"heavyImpScale", unsafe.Offsetof(q.heavyImpScale), 480},
-		{"deepOverlap", unsafe.Offsetof(q.deepOverlap), 512}, {"deepFrac", unsafe.Offsetof(q.deepFrac), 544},
+		{"offA", unsafe.Offsetof(w.offA), 0}, {"offB", unsafe.Offsetof(w.offB), 64},
+		{"maskA", unsafe.Offsetof(w.maskA), 128}, {"maskB", unsafe.Offsetof(w.maskB), 192},
+		{"stiff", unsafe.Offsetof(w.stiff), 256},
+		{"nx", unsafe.Offsetof(w.nx), 320}, {"ny", unsafe.Offsetof(w.ny), 384},
+		{"friction", unsafe.Offsetof(w.friction), 448}, {"mA", unsafe.Offsetof(w.mA), 512},
+		{"iA", unsafe.Offsetof(w.iA), 576}, {"mB", unsafe.Offsetof(w.mB), 640},
+		{"iB", unsafe.Offsetof(w.iB), 704}, {"restitution", unsafe.Offsetof(w.restitution), 768},
+		{"pts", unsafe.Offsetof(w.pts), 832}, {"points", unsafe.Offsetof(w.points), 2240},
+		{"heavy", unsafe.Offsetof(w.heavy), 2248},
+		{"sizeof(wideContact)", unsafe.Sizeof(w), 2304},
+		{"rAx", unsafe.Offsetof(p.rAx), 0}, {"rAy", unsafe.Offsetof(p.rAy), 64},
+		{"rBx", unsafe.Offsetof(p.rBx), 128}, {"rBy", unsafe.Offsetof(p.rBy), 192},
+		{"baseSep", unsafe.Offsetof(p.baseSep), 256}, {"normalMass", unsafe.Offsetof(p.normalMass), 320},
+		{"tangentMass", unsafe.Offsetof(p.tangentMass), 384}, {"normalImpulse", unsafe.Offsetof(p.normalImpulse), 448},
+		{"tangentImpulse", unsafe.Offsetof(p.tangentImpulse), 512}, {"maxNormalImpulse", unsafe.Offsetof(p.maxNormalImpulse), 576},
+		{"relVel", unsafe.Offsetof(p.relVel), 640}, {"sizeof(widePoint)", unsafe.Sizeof(p), 704},
+		{"zero", unsafe.Offsetof(q.zero), 0}, {"one", unsafe.Offsetof(q.one), 64}, {"sign", unsafe.Offsetof(q.sign), 128},
+		{"invH", unsafe.Offsetof(q.invH), 192}, {"negMaxPushOut", unsafe.Offsetof(q.negMaxPushOut), 256},
+		{"biasMask", unsafe.Offsetof(q.biasMask), 320}, {"flip", unsafe.Offsetof(q.flip), 384},
+		{"softBiasRate", unsafe.Offsetof(q.softBiasRate), 448}, {"softMassScale", unsafe.Offsetof(q.softMassScale), 512},
+		{"softImpScale", unsafe.Offsetof(q.softImpScale), 576}, {"stiffBiasRate", unsafe.Offsetof(q.stiffBiasRate), 640},
+		{"stiffMassScale", unsafe.Offsetof(q.stiffMassScale), 704}, {"stiffImpScale", unsafe.Offsetof(q.stiffImpScale), 768},
+		{"heavyBiasRate", unsafe.Offsetof(q.heavyBiasRate), 832}, {"heavyMassScale", unsafe.Offsetof(q.heavyMassScale), 896},
+		{"heavyImpScale", unsafe.Offsetof(q.heavyImpScale), 960},
+		{"deepOverlap", unsafe.Offsetof(q.deepOverlap), 1024}, {"deepFrac", unsafe.Offsetof(q.deepFrac), 1088},
 		{"sizeof(BodyState)", unsafe.Sizeof(BodyState{}), bodyStride},
 		{"BodyState.DP", unsafe.Offsetof(BodyState{}.DP), 24}, {"BodyState.DQ", unsafe.Offsetof(BodyState{}.DQ), 40},
 	} {
 		if c.got != c.want {
-			t.Errorf("%s at %d, wide_amd64.s assumes %d", c.name, c.got, c.want)
+			t.Errorf("%s at %d, wide_amd64.h assumes %d", c.name, c.got, c.want)
 		}
 	}
 }
@@ -307,14 +307,28 @@ func keepOneImpact(s *Solver, prm *Params, byLink []Contact) {
 	}
 }
 
-// TestWideKernelsMatchReference runs the AVX2 kernels and the Go reference
-// kernels on the same random blocks: they must agree bit for bit, zero signs
+// TestWideKernelsMatchReference runs the AVX2 kernels, the AVX-512 ones
+// where the CPU has them, and the Go reference kernels on the same random
+// blocks: they must agree bit for bit, zero signs
 // included (to rounding where the compiler fuses the Go kernels' multiply-adds), on every stage variant (warm start, solve, relax, flipped) and
 // for blocks of one-point and of two-point contacts.
 func TestWideKernelsMatchReference(t *testing.T) {
 	if !wideKernel {
 		t.Skip("no AVX2 kernels on this machine")
 	}
+	saved := wide512
+	defer func() { wide512 = saved }()
+	kernels := []bool{false}
+	if saved {
+		kernels = append(kernels, true) // the AVX-512 kernels too
+	}
+	for _, k512 := range kernels {
+		wide512 = k512
+		t.Run(map[bool]string{false: "AVX2", true: "AVX-512"}[k512], wideKernelsMatchReference)
+	}
+}
+
+func wideKernelsMatchReference(t *testing.T) {
 	for seed := uint64(1); seed <= 10; seed++ {
 		s, prm := randomPile(seed, 200, 600)
 		s.Bodies = append(s.Bodies, BodyState{DQ: components.Identity}) // the zero row, as Solve does
@@ -365,12 +379,12 @@ func TestWideKernelsMatchReference(t *testing.T) {
 			}
 			for i := range r1 {
 				if !bitsEqual(r1[i], r2[i]) && !(fusing && sameRow(&r1[i], &r2[i])) {
-					t.Fatalf("seed %d stage %d: body %d: reference %+v, AVX2 %+v", seed, stage, i, r1[i], r2[i])
+					t.Fatalf("seed %d stage %d: body %d: reference %+v, assembly %+v", seed, stage, i, r1[i], r2[i])
 				}
 			}
 			for k := range b1 {
 				if !bitsEqual(b1[k], b2[k]) && !(fusing && sameBlock(&b1[k], &b2[k])) {
-					t.Fatalf("seed %d stage %d: block %d differs:\nreference %+v\nAVX2      %+v", seed, stage, k, b1[k].pts, b2[k].pts)
+					t.Fatalf("seed %d stage %d: block %d differs:\nreference %+v\nassembly  %+v", seed, stage, k, b1[k].pts, b2[k].pts)
 				}
 			}
 			s.blocks, s.Bodies = b1, r1

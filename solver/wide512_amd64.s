@@ -1,0 +1,349 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+#include "wide_amd64.h"
+
+// AVX-512 kernels of the coloured contact stages: eight contacts per
+// register, lane l of every vector belonging to contact l of a wideContact
+// block. They are the AVX2 kernels of wide_amd64.s, operation for operation
+// in the same order, with three changes: a block is one pass, not two
+// halves; the per-block values the AVX2 kernels keep on the stack live in
+// Z16-Z27; and the lane selects are opmask blends (VBLENDMPD, zero-masking)
+// where AVX2 blends by the sign of a vector mask. The same operations on the
+// same operands give each lane the scalar kernel's bits.
+//
+// One block is a chain of dependent operations (gather, the points in turn,
+// scatter) that the CPU does not overlap much with the next block's, so
+// eight lanes a block take about as long as four.
+//
+// Registers: Z0-Z2 and Z3-Z5 the velocities (vx, vy, w) of sides A and B,
+// Z6 and Z7 the normal, Z8-Z15 scratch, Z16 and Z17 the delta position of B
+// from A, Z18-Z21 the delta rotations (cos, sin) of A and B, Z22 and Z23
+// the x deltas of A and B (written back unchanged), Z24 the mass scale,
+// Z25 the impulse scale, Z26 the bias rate and Z27 the deep push-out
+// fraction of each lane.
+
+// LOADROWS8 loads 32 bytes at byte offset off of the eight rows whose
+// offsets are at offs(DI): Z8 = rows 0 | 2, Z9 = 1 | 3, Z10 = 4 | 6,
+// Z11 = 5 | 7 (low | high 256 bits), the order TRANSPOSE8 takes.
+#define LOADROWS8(offs, off) \
+	MOVQ offs+0(DI), R10; \
+	MOVQ offs+16(DI), R11; \
+	MOVQ offs+8(DI), R12; \
+	MOVQ offs+24(DI), R13; \
+	VMOVUPD off(SI)(R10*1), Y8; \
+	VINSERTF64X4 $1, off(SI)(R11*1), Z8, Z8; \
+	VMOVUPD off(SI)(R12*1), Y9; \
+	VINSERTF64X4 $1, off(SI)(R13*1), Z9, Z9; \
+	MOVQ offs+32(DI), R10; \
+	MOVQ offs+48(DI), R11; \
+	MOVQ offs+40(DI), R12; \
+	MOVQ offs+56(DI), R13; \
+	VMOVUPD off(SI)(R10*1), Y10; \
+	VINSERTF64X4 $1, off(SI)(R11*1), Z10, Z10; \
+	VMOVUPD off(SI)(R12*1), Y11; \
+	VINSERTF64X4 $1, off(SI)(R13*1), Z11, Z11
+
+// TRANSPOSE8 turns four rows of four elements per register pair of rows,
+// laid out as LOADROWS8 leaves them, into the columns o0..o3 (o_e[l] is
+// element e of row l). VUNPCK pairs the elements within each 128-bit chunk;
+// VSHUFF64X2 then takes chunks 0 and 2 (0x88), or 1 and 3 (0xDD), of each
+// source. t0..t3 are clobbered.
+#define TRANSPOSE8(a0, a1, a2, a3, t0, t1, t2, t3, o0, o1, o2, o3) \
+	VUNPCKLPD a1, a0, t0; \
+	VUNPCKHPD a1, a0, t1; \
+	VUNPCKLPD a3, a2, t2; \
+	VUNPCKHPD a3, a2, t3; \
+	VSHUFF64X2 $0x88, t2, t0, o0; \
+	VSHUFF64X2 $0x88, t3, t1, o1; \
+	VSHUFF64X2 $0xdd, t2, t0, o2; \
+	VSHUFF64X2 $0xdd, t3, t1, o3
+
+// STORELO and STOREHI write 32 bytes (a ymm register, or the upper half of
+// a zmm register) to the row of one lane where that side is dynamic, and to
+// the sink on the stack (R9) where it is not: a conditional move instead of
+// a branch, since static and dynamic lanes mix freely.
+#define STOREADDR(off, mask) \
+	MOVQ off(DI), R10; \
+	LEAQ (SI)(R10*1), R10; \
+	CMPQ mask(DI), $0; \
+	CMOVQEQ R9, R10
+
+#define STORELO(off, mask, y) \
+	STOREADDR(off, mask); \
+	VMOVUPD y, (R10)
+
+#define STOREHI(off, mask, z) \
+	STOREADDR(off, mask); \
+	VEXTRACTF64X4 $1, z, (R10)
+
+// SCATTER8 writes (vx, vy, w, dx) of one side back to the rows of the
+// dynamic lanes: the inverse of TRANSPOSE8, then one row per lane.
+#define SCATTER8(c0, c1, c2, c3, offs, masks) \
+	VUNPCKLPD c1, c0, Z8; \
+	VUNPCKHPD c1, c0, Z9; \
+	VUNPCKLPD c3, c2, Z10; \
+	VUNPCKHPD c3, c2, Z11; \
+	VSHUFF64X2 $0x44, Z10, Z8, Z12; \
+	VSHUFF64X2 $0xd8, Z12, Z12, Z12; \
+	VSHUFF64X2 $0xee, Z10, Z8, Z13; \
+	VSHUFF64X2 $0xd8, Z13, Z13, Z13; \
+	VSHUFF64X2 $0x44, Z11, Z9, Z14; \
+	VSHUFF64X2 $0xd8, Z14, Z14, Z14; \
+	VSHUFF64X2 $0xee, Z11, Z9, Z15; \
+	VSHUFF64X2 $0xd8, Z15, Z15, Z15; \
+	STORELO(offs+0, masks+0, Y12); \
+	STOREHI(offs+16, masks+16, Z12); \
+	STORELO(offs+32, masks+32, Y13); \
+	STOREHI(offs+48, masks+48, Z13); \
+	STORELO(offs+8, masks+8, Y14); \
+	STOREHI(offs+24, masks+24, Z14); \
+	STORELO(offs+40, masks+40, Y15); \
+	STOREHI(offs+56, masks+56, Z15)
+
+// GATHERV8 loads the velocities of both sides, and their x deltas.
+#define GATHERV8 \
+	LOADROWS8(OFFA, 0); \
+	TRANSPOSE8(Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15, Z0, Z1, Z2, Z22); \
+	LOADROWS8(OFFB, 0); \
+	TRANSPOSE8(Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15, Z3, Z4, Z5, Z23)
+
+// APPLY8 applies the impulse (px, py) = (Z8, Z9) at point PT to both bodies.
+#define APPLY8(PT) \
+	VMULPD MA(DI), Z8, Z10; \
+	VSUBPD Z10, Z0, Z0; \
+	VMULPD MA(DI), Z9, Z10; \
+	VSUBPD Z10, Z1, Z1; \
+	VMULPD RAX(PT), Z9, Z10; \
+	VMULPD RAY(PT), Z8, Z11; \
+	VSUBPD Z11, Z10, Z10; \
+	VMULPD IA(DI), Z10, Z10; \
+	VSUBPD Z10, Z2, Z2; \
+	VMULPD MB(DI), Z8, Z10; \
+	VADDPD Z10, Z3, Z3; \
+	VMULPD MB(DI), Z9, Z10; \
+	VADDPD Z10, Z4, Z4; \
+	VMULPD RBX(PT), Z9, Z10; \
+	VMULPD RBY(PT), Z8, Z11; \
+	VSUBPD Z11, Z10, Z10; \
+	VMULPD IB(DI), Z10, Z10; \
+	VADDPD Z10, Z5, Z5
+
+// RELVEL8 leaves the relative velocity of point PT in (Z10, Z14).
+#define RELVEL8(PT) \
+	VMULPD RBY(PT), Z5, Z10; \
+	VSUBPD Z10, Z3, Z10; \
+	VMULPD RAY(PT), Z2, Z14; \
+	VSUBPD Z14, Z0, Z14; \
+	VSUBPD Z14, Z10, Z10; \
+	VMULPD RBX(PT), Z5, Z14; \
+	VADDPD Z14, Z4, Z14; \
+	VMULPD RAX(PT), Z2, Z15; \
+	VADDPD Z15, Z1, Z15; \
+	VSUBPD Z15, Z14, Z14
+
+// NORMAL8 solves the non-penetration row of point PT.
+#define NORMAL8(PT) \
+	VMULPD RBX(PT), Z20, Z8; \
+	VMULPD RBY(PT), Z21, Z9; \
+	VSUBPD Z9, Z8, Z8; \
+	VADDPD Z16, Z8, Z8; \
+	VMULPD RAX(PT), Z18, Z9; \
+	VMULPD RAY(PT), Z19, Z10; \
+	VSUBPD Z10, Z9, Z9; \
+	VSUBPD Z9, Z8, Z8; \
+	VMULPD RBX(PT), Z21, Z9; \
+	VMULPD RBY(PT), Z20, Z10; \
+	VADDPD Z10, Z9, Z9; \
+	VADDPD Z17, Z9, Z9; \
+	VMULPD RAX(PT), Z19, Z10; \
+	VMULPD RAY(PT), Z18, Z11; \
+	VADDPD Z11, Z10, Z10; \
+	VSUBPD Z10, Z9, Z9; \
+	VMULPD Z6, Z8, Z8; \
+	VMULPD Z7, Z9, Z9; \
+	VADDPD Z9, Z8, Z8; \
+	VADDPD BASESEP(PT), Z8, Z8; \
+	VCMPPD $0x1e, PZERO(DX), Z8, K1; \
+	VMULPD PINVH(DX), Z8, Z10; \
+	VADDPD PDEEP(DX), Z8, Z12; \
+	VMINPD PZERO(DX), Z12, Z12; \
+	VMULPD Z27, Z12, Z12; \
+	VSUBPD Z12, Z8, Z12; \
+	VMULPD Z26, Z12, Z11; \
+	VMAXPD PNEGMPO(DX), Z11, Z11; \
+	VANDPD PBIAS(DX), Z11, Z11; \
+	VBLENDMPD Z10, Z11, K1, Z11; \
+	VBLENDMPD PONE(DX), Z24, K1, Z12; \
+	KNOTW K1, K2; \
+	VMOVUPD.Z Z25, K2, Z13; \
+	RELVEL8(PT); \
+	VMULPD Z6, Z10, Z10; \
+	VMULPD Z7, Z14, Z14; \
+	VADDPD Z14, Z10, Z10; \
+	VADDPD Z11, Z10, Z10; \
+	VMOVUPD NMASS(PT), Z14; \
+	VXORPD PSIGN(DX), Z14, Z14; \
+	VMULPD Z12, Z14, Z14; \
+	VMULPD Z10, Z14, Z14; \
+	VMOVUPD NIMP(PT), Z15; \
+	VMULPD Z15, Z13, Z13; \
+	VSUBPD Z13, Z14, Z14; \
+	VADDPD Z14, Z15, Z14; \
+	VMAXPD PZERO(DX), Z14, Z14; \
+	VSUBPD Z15, Z14, Z15; \
+	VMOVUPD Z14, NIMP(PT); \
+	VMOVUPD MAXNIMP(PT), Z13; \
+	VMAXPD Z15, Z13, Z13; \
+	VMOVUPD Z13, MAXNIMP(PT); \
+	VMULPD Z6, Z15, Z8; \
+	VMULPD Z7, Z15, Z9; \
+	APPLY8(PT)
+
+// FRICROW8 solves the friction row of point PT (tangent (ny, -nx)).
+#define FRICROW8(PT) \
+	RELVEL8(PT); \
+	VXORPD PSIGN(DX), Z6, Z12; \
+	VMULPD Z7, Z10, Z10; \
+	VMULPD Z12, Z14, Z14; \
+	VADDPD Z14, Z10, Z10; \
+	VMOVUPD TMASS(PT), Z14; \
+	VXORPD PSIGN(DX), Z14, Z14; \
+	VMULPD Z10, Z14, Z14; \
+	VMOVUPD FRIC(DI), Z13; \
+	VMULPD NIMP(PT), Z13, Z13; \
+	VMOVUPD TIMP(PT), Z15; \
+	VADDPD Z14, Z15, Z14; \
+	VMINPD Z13, Z14, Z14; \
+	VXORPD PSIGN(DX), Z13, Z13; \
+	VMAXPD Z14, Z13, Z14; \
+	VSUBPD Z15, Z14, Z15; \
+	VMOVUPD Z14, TIMP(PT); \
+	VMULPD Z7, Z15, Z8; \
+	VMULPD Z12, Z15, Z9; \
+	APPLY8(PT)
+
+// WARM8 applies the accumulated impulses of point PT (Z12 holds -nx).
+#define WARM8(PT) \
+	VMOVUPD NIMP(PT), Z13; \
+	VMOVUPD TIMP(PT), Z14; \
+	VMULPD Z6, Z13, Z8; \
+	VMULPD Z7, Z14, Z10; \
+	VADDPD Z10, Z8, Z8; \
+	VMULPD Z7, Z13, Z9; \
+	VMULPD Z12, Z14, Z10; \
+	VADDPD Z10, Z9, Z9; \
+	APPLY8(PT)
+
+// func warmWideAVX512(blocks *wideContact, n int, bodies *BodyState, prm *wideParams)
+TEXT ·warmWideAVX512(SB), NOSPLIT, $64-32
+	MOVQ blocks+0(FP), DI
+	MOVQ n+8(FP), CX
+	MOVQ bodies+16(FP), SI
+	MOVQ prm+24(FP), DX
+	LEAQ 0(SP), R9
+	TESTQ CX, CX
+	JLE warmdone
+
+warmloop:
+	GATHERV8
+	VMOVUPD NX(DI), Z6
+	VMOVUPD NY(DI), Z7
+	VXORPD PSIGN(DX), Z6, Z12
+	LEAQ PT0(DI), R8
+	WARM8(R8)
+	CMPQ POINTS(DI), $1
+	JEQ warmscatter
+	LEAQ PT1(DI), R8
+	WARM8(R8)
+
+warmscatter:
+	SCATTER8(Z0, Z1, Z2, Z22, OFFA, MASKA)
+	SCATTER8(Z3, Z4, Z5, Z23, OFFB, MASKB)
+	ADDQ $BLOCK, DI
+	DECQ CX
+	JNZ warmloop
+
+warmdone:
+	VZEROUPPER
+	RET
+
+// func solveWideAVX512(blocks *wideContact, n int, bodies *BodyState, prm *wideParams)
+TEXT ·solveWideAVX512(SB), NOSPLIT, $64-32
+	MOVQ blocks+0(FP), DI
+	MOVQ n+8(FP), CX
+	MOVQ bodies+16(FP), SI
+	MOVQ prm+24(FP), DX
+	LEAQ 0(SP), R9
+	TESTQ CX, CX
+	JLE solvedone
+
+	// The lane selects of the stage (bias on, or relax) are the same for
+	// every block.
+	VMOVUPD PBIAS(DX), Z28
+	VPTESTMQ Z28, Z28, K5
+
+solveloop:
+	// Second halves of the rows first: (dy, qc, qs, pad).
+	LOADROWS8(OFFA, 32)
+	TRANSPOSE8(Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15, Z17, Z18, Z19, Z3)
+	VXORPD PSIGN(DX), Z17, Z17
+	LOADROWS8(OFFB, 32)
+	TRANSPOSE8(Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15, Z4, Z20, Z21, Z3)
+	VADDPD Z4, Z17, Z17
+	GATHERV8
+	VXORPD PSIGN(DX), Z22, Z16
+	VADDPD Z23, Z16, Z16
+
+	// Softness of each lane, as in the AVX2 kernel: heavy (K4), then stiff
+	// (K3), which wins; relax (K5 clear) uses mass scale 1 and impulse
+	// scale 0.
+	VMOVUPD STIFF(DI), Z8
+	VPTESTMQ Z8, Z8, K3
+	VPMOVSXBQ HEAVY(DI), Z12
+	VPTESTMQ Z12, Z12, K4
+	VANDNPD PDEEPF(DX), Z12, Z27
+	VMOVUPD PSOFTBR(DX), Z26
+	VBLENDMPD PHEAVYBR(DX), Z26, K4, Z26
+	VBLENDMPD PSTIFFBR(DX), Z26, K3, Z26
+	VMOVUPD PSOFTMS(DX), Z9
+	VBLENDMPD PHEAVYMS(DX), Z9, K4, Z9
+	VBLENDMPD PSTIFFMS(DX), Z9, K3, Z9
+	VMOVUPD PSOFTIS(DX), Z10
+	VBLENDMPD PHEAVYIS(DX), Z10, K4, Z10
+	VBLENDMPD PSTIFFIS(DX), Z10, K3, Z10
+	VMOVUPD PONE(DX), Z24
+	VBLENDMPD Z9, Z24, K5, Z24
+	VANDPD Z10, Z28, Z25
+
+	VMOVUPD NX(DI), Z6
+	VMOVUPD NY(DI), Z7
+	LEAQ PT0(DI), R8
+	CMPQ POINTS(DI), $1
+	JNE twopoints
+	NORMAL8(R8)
+	FRICROW8(R8)
+	JMP solvescatter
+
+twopoints:
+	LEAQ PT1(DI), AX
+	CMPQ PFLIP(DX), $0
+	JEQ noflip
+	XCHGQ R8, AX
+
+noflip:
+	NORMAL8(R8)
+	NORMAL8(AX)
+	FRICROW8(R8)
+	FRICROW8(AX)
+
+solvescatter:
+	SCATTER8(Z0, Z1, Z2, Z22, OFFA, MASKA)
+	SCATTER8(Z3, Z4, Z5, Z23, OFFB, MASKB)
+	ADDQ $BLOCK, DI
+	DECQ CX
+	JNZ solveloop
+
+solvedone:
+	VZEROUPPER
+	RET
