@@ -1,16 +1,16 @@
 //go:build amd64 && !purego
 
 #include "textflag.h"
-#include "wide_amd64.h"
 
 // AVX-512 kernels of the coloured contact stages: eight contacts per
 // register, lane l of every vector belonging to contact l of a wideContact
 // block. They are the AVX2 kernels of wide_amd64.s, operation for operation
-// in the same order, with three changes: a block is one pass, not two
-// halves; the per-block values the AVX2 kernels keep on the stack live in
-// Z16-Z27; and the lane selects are opmask blends (VBLENDMPD, zero-masking)
-// where AVX2 blends by the sign of a vector mask. The same operations on the
-// same operands give each lane the scalar kernel's bits.
+// in the same order (the arithmetic they share is wide_ops_amd64.h), with
+// three changes: a block is one pass, not two halves; the per-block values
+// the AVX2 kernels keep on the stack live in Z16-Z27; and the lane selects
+// are opmask blends (VBLENDMPD, zero-masking) where AVX2 blends by the sign
+// of a vector mask. The same operations on the same operands give each
+// lane the scalar kernel's bits.
 //
 // One block is a chain of dependent operations (gather, the points in turn,
 // scatter) that the CPU does not overlap much with the next block's, so
@@ -22,6 +22,27 @@
 // the x deltas of A and B (written back unchanged), Z24 the mass scale,
 // Z25 the impulse scale, Z26 the bias rate and Z27 the deep push-out
 // fraction of each lane.
+
+#include "wide_amd64.h"
+
+// The shared arithmetic (wide_ops_amd64.h) on the zmm registers.
+#define V0 Z0
+#define V1 Z1
+#define V2 Z2
+#define V3 Z3
+#define V4 Z4
+#define V5 Z5
+#define V6 Z6
+#define V7 Z7
+#define V8 Z8
+#define V9 Z9
+#define V10 Z10
+#define V11 Z11
+#define V12 Z12
+#define V13 Z13
+#define V14 Z14
+#define V15 Z15
+#include "wide_ops_amd64.h"
 
 // LOADROWS8 loads 32 bytes at byte offset off of the eight rows whose
 // offsets are at offs(DI): Z8 = rows 0 | 2, Z9 = 1 | 3, Z10 = 4 | 6,
@@ -108,40 +129,6 @@
 	LOADROWS8(OFFB, 0); \
 	TRANSPOSE8(Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15, Z3, Z4, Z5, Z23)
 
-// APPLY8 applies the impulse (px, py) = (Z8, Z9) at point PT to both bodies.
-#define APPLY8(PT) \
-	VMULPD MA(DI), Z8, Z10; \
-	VSUBPD Z10, Z0, Z0; \
-	VMULPD MA(DI), Z9, Z10; \
-	VSUBPD Z10, Z1, Z1; \
-	VMULPD RAX(PT), Z9, Z10; \
-	VMULPD RAY(PT), Z8, Z11; \
-	VSUBPD Z11, Z10, Z10; \
-	VMULPD IA(DI), Z10, Z10; \
-	VSUBPD Z10, Z2, Z2; \
-	VMULPD MB(DI), Z8, Z10; \
-	VADDPD Z10, Z3, Z3; \
-	VMULPD MB(DI), Z9, Z10; \
-	VADDPD Z10, Z4, Z4; \
-	VMULPD RBX(PT), Z9, Z10; \
-	VMULPD RBY(PT), Z8, Z11; \
-	VSUBPD Z11, Z10, Z10; \
-	VMULPD IB(DI), Z10, Z10; \
-	VADDPD Z10, Z5, Z5
-
-// RELVEL8 leaves the relative velocity of point PT in (Z10, Z14).
-#define RELVEL8(PT) \
-	VMULPD RBY(PT), Z5, Z10; \
-	VSUBPD Z10, Z3, Z10; \
-	VMULPD RAY(PT), Z2, Z14; \
-	VSUBPD Z14, Z0, Z14; \
-	VSUBPD Z14, Z10, Z10; \
-	VMULPD RBX(PT), Z5, Z14; \
-	VADDPD Z14, Z4, Z14; \
-	VMULPD RAX(PT), Z2, Z15; \
-	VADDPD Z15, Z1, Z15; \
-	VSUBPD Z15, Z14, Z14
-
 // NORMAL8 solves the non-penetration row of point PT.
 #define NORMAL8(PT) \
 	VMULPD RBX(PT), Z20, Z8; \
@@ -177,63 +164,7 @@
 	VBLENDMPD PONE(DX), Z24, K1, Z12; \
 	KNOTW K1, K2; \
 	VMOVUPD.Z Z25, K2, Z13; \
-	RELVEL8(PT); \
-	VMULPD Z6, Z10, Z10; \
-	VMULPD Z7, Z14, Z14; \
-	VADDPD Z14, Z10, Z10; \
-	VADDPD Z11, Z10, Z10; \
-	VMOVUPD NMASS(PT), Z14; \
-	VXORPD PSIGN(DX), Z14, Z14; \
-	VMULPD Z12, Z14, Z14; \
-	VMULPD Z10, Z14, Z14; \
-	VMOVUPD NIMP(PT), Z15; \
-	VMULPD Z15, Z13, Z13; \
-	VSUBPD Z13, Z14, Z14; \
-	VADDPD Z14, Z15, Z14; \
-	VMAXPD PZERO(DX), Z14, Z14; \
-	VSUBPD Z15, Z14, Z15; \
-	VMOVUPD Z14, NIMP(PT); \
-	VMOVUPD MAXNIMP(PT), Z13; \
-	VMAXPD Z15, Z13, Z13; \
-	VMOVUPD Z13, MAXNIMP(PT); \
-	VMULPD Z6, Z15, Z8; \
-	VMULPD Z7, Z15, Z9; \
-	APPLY8(PT)
-
-// FRICROW8 solves the friction row of point PT (tangent (ny, -nx)).
-#define FRICROW8(PT) \
-	RELVEL8(PT); \
-	VXORPD PSIGN(DX), Z6, Z12; \
-	VMULPD Z7, Z10, Z10; \
-	VMULPD Z12, Z14, Z14; \
-	VADDPD Z14, Z10, Z10; \
-	VMOVUPD TMASS(PT), Z14; \
-	VXORPD PSIGN(DX), Z14, Z14; \
-	VMULPD Z10, Z14, Z14; \
-	VMOVUPD FRIC(DI), Z13; \
-	VMULPD NIMP(PT), Z13, Z13; \
-	VMOVUPD TIMP(PT), Z15; \
-	VADDPD Z14, Z15, Z14; \
-	VMINPD Z13, Z14, Z14; \
-	VXORPD PSIGN(DX), Z13, Z13; \
-	VMAXPD Z14, Z13, Z14; \
-	VSUBPD Z15, Z14, Z15; \
-	VMOVUPD Z14, TIMP(PT); \
-	VMULPD Z7, Z15, Z8; \
-	VMULPD Z12, Z15, Z9; \
-	APPLY8(PT)
-
-// WARM8 applies the accumulated impulses of point PT (Z12 holds -nx).
-#define WARM8(PT) \
-	VMOVUPD NIMP(PT), Z13; \
-	VMOVUPD TIMP(PT), Z14; \
-	VMULPD Z6, Z13, Z8; \
-	VMULPD Z7, Z14, Z10; \
-	VADDPD Z10, Z8, Z8; \
-	VMULPD Z7, Z13, Z9; \
-	VMULPD Z12, Z14, Z10; \
-	VADDPD Z10, Z9, Z9; \
-	APPLY8(PT)
+	NORMALTAIL(PT)
 
 // func warmWideAVX512(blocks *wideContact, n int, bodies *BodyState, prm *wideParams)
 TEXT ·warmWideAVX512(SB), NOSPLIT, $64-32
@@ -251,11 +182,11 @@ warmloop:
 	VMOVUPD NY(DI), Z7
 	VXORPD PSIGN(DX), Z6, Z12
 	LEAQ PT0(DI), R8
-	WARM8(R8)
+	WARM(R8)
 	CMPQ POINTS(DI), $1
 	JEQ warmscatter
 	LEAQ PT1(DI), R8
-	WARM8(R8)
+	WARM(R8)
 
 warmscatter:
 	SCATTER8(Z0, Z1, Z2, Z22, OFFA, MASKA)
@@ -322,7 +253,7 @@ solveloop:
 	CMPQ POINTS(DI), $1
 	JNE twopoints
 	NORMAL8(R8)
-	FRICROW8(R8)
+	FRICROW(R8)
 	JMP solvescatter
 
 twopoints:
@@ -334,8 +265,8 @@ twopoints:
 noflip:
 	NORMAL8(R8)
 	NORMAL8(AX)
-	FRICROW8(R8)
-	FRICROW8(AX)
+	FRICROW(R8)
+	FRICROW(AX)
 
 solvescatter:
 	SCATTER8(Z0, Z1, Z2, Z22, OFFA, MASKA)

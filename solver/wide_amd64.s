@@ -13,8 +13,27 @@
 // greater, or less, else the second) is that of maxf(a, b) and minf(a, b)
 // with a as Intel's first source, which Go's reversed operand order writes
 // second: VMAXPD b, a, dst.
-//
+
 #include "wide_amd64.h"
+
+// The shared arithmetic (wide_ops_amd64.h) on the ymm registers.
+#define V0 Y0
+#define V1 Y1
+#define V2 Y2
+#define V3 Y3
+#define V4 Y4
+#define V5 Y5
+#define V6 Y6
+#define V7 Y7
+#define V8 Y8
+#define V9 Y9
+#define V10 Y10
+#define V11 Y11
+#define V12 Y12
+#define V13 Y13
+#define V14 Y14
+#define V15 Y15
+#include "wide_ops_amd64.h"
 
 // Scratch on the stack (hardware SP).
 #define SDPX 0
@@ -53,40 +72,6 @@
 	VMOVUPD off(SI)(R11*1), Y9; \
 	VMOVUPD off(SI)(R12*1), Y10; \
 	VMOVUPD off(SI)(R13*1), Y11
-
-// APPLY applies the impulse (px, py) = (Y8, Y9) at point PT to both bodies.
-#define APPLY(PT) \
-	VMULPD MA(DI), Y8, Y10; \
-	VSUBPD Y10, Y0, Y0; \
-	VMULPD MA(DI), Y9, Y10; \
-	VSUBPD Y10, Y1, Y1; \
-	VMULPD RAX(PT), Y9, Y10; \
-	VMULPD RAY(PT), Y8, Y11; \
-	VSUBPD Y11, Y10, Y10; \
-	VMULPD IA(DI), Y10, Y10; \
-	VSUBPD Y10, Y2, Y2; \
-	VMULPD MB(DI), Y8, Y10; \
-	VADDPD Y10, Y3, Y3; \
-	VMULPD MB(DI), Y9, Y10; \
-	VADDPD Y10, Y4, Y4; \
-	VMULPD RBX(PT), Y9, Y10; \
-	VMULPD RBY(PT), Y8, Y11; \
-	VSUBPD Y11, Y10, Y10; \
-	VMULPD IB(DI), Y10, Y10; \
-	VADDPD Y10, Y5, Y5
-
-// RELVEL leaves the relative velocity of point PT in (Y10, Y14).
-#define RELVEL(PT) \
-	VMULPD RBY(PT), Y5, Y10; \
-	VSUBPD Y10, Y3, Y10; \
-	VMULPD RAY(PT), Y2, Y14; \
-	VSUBPD Y14, Y0, Y14; \
-	VSUBPD Y14, Y10, Y10; \
-	VMULPD RBX(PT), Y5, Y14; \
-	VADDPD Y14, Y4, Y14; \
-	VMULPD RAX(PT), Y2, Y15; \
-	VADDPD Y15, Y1, Y15; \
-	VSUBPD Y15, Y14, Y14
 
 // NORMAL solves the non-penetration row of point PT.
 #define NORMAL(PT) \
@@ -132,65 +117,7 @@
 	VBLENDVPD Y9, PONE(DX), Y12, Y12; \
 	VMOVUPD SIS(SP), Y13; \
 	VANDNPD Y13, Y9, Y13; \
-	RELVEL(PT); \
-	VMULPD Y6, Y10, Y10; \
-	VMULPD Y7, Y14, Y14; \
-	VADDPD Y14, Y10, Y10; \
-	VADDPD Y11, Y10, Y10; \
-	VMOVUPD NMASS(PT), Y14; \
-	VXORPD PSIGN(DX), Y14, Y14; \
-	VMULPD Y12, Y14, Y14; \
-	VMULPD Y10, Y14, Y14; \
-	VMOVUPD NIMP(PT), Y15; \
-	VMULPD Y15, Y13, Y13; \
-	VSUBPD Y13, Y14, Y14; \
-	VADDPD Y14, Y15, Y14; \
-	VMAXPD PZERO(DX), Y14, Y14; \
-	VSUBPD Y15, Y14, Y15; \
-	VMOVUPD Y14, NIMP(PT); \
-	VMOVUPD MAXNIMP(PT), Y13; \
-	VMAXPD Y15, Y13, Y13; \
-	VMOVUPD Y13, MAXNIMP(PT); \
-	VMULPD Y6, Y15, Y8; \
-	VMULPD Y7, Y15, Y9; \
-	APPLY(PT)
-
-// FRICROW solves the friction row of point PT (tangent (ny, -nx)).
-#define FRICROW(PT) \
-	RELVEL(PT); \
-	VXORPD PSIGN(DX), Y6, Y12; \
-	VMULPD Y7, Y10, Y10; \
-	VMULPD Y12, Y14, Y14; \
-	VADDPD Y14, Y10, Y10; \
-	VMOVUPD TMASS(PT), Y14; \
-	VXORPD PSIGN(DX), Y14, Y14; \
-	VMULPD Y10, Y14, Y14; \
-	VMOVUPD FRIC(DI), Y13; \
-	VMULPD NIMP(PT), Y13, Y13; \
-	VMOVUPD TIMP(PT), Y15; \
-	VADDPD Y14, Y15, Y14; \
-	VMINPD Y13, Y14, Y14; \
-	VXORPD PSIGN(DX), Y13, Y13; \
-	VMAXPD Y14, Y13, Y14; \
-	VSUBPD Y15, Y14, Y15; \
-	VMOVUPD Y14, TIMP(PT); \
-	VMULPD Y7, Y15, Y8; \
-	VMULPD Y12, Y15, Y9; \
-	APPLY(PT)
-
-// WARM applies the accumulated impulses of point PT (Y12 holds -nx).
-// warmStart adds (-m) P where APPLY subtracts m P: the same bits, as IEEE
-// defines a - b as a + (-b).
-#define WARM(PT) \
-	VMOVUPD NIMP(PT), Y13; \
-	VMOVUPD TIMP(PT), Y14; \
-	VMULPD Y6, Y13, Y8; \
-	VMULPD Y7, Y14, Y10; \
-	VADDPD Y10, Y8, Y8; \
-	VMULPD Y7, Y13, Y9; \
-	VMULPD Y12, Y14, Y10; \
-	VADDPD Y10, Y9, Y9; \
-	APPLY(PT)
+	NORMALTAIL(PT)
 
 // GATHERV loads the velocities of both sides: (Y0, Y1, Y2) for A and
 // (Y3, Y4, Y5) for B, and their x deltas into the SDXA and SDXB slots.
