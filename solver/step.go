@@ -280,7 +280,7 @@ type Solver struct {
 	wide       bool
 	blocks     []wideContact
 	blockStart []int32 // colour k owns blocks [blockStart[k], blockStart[k+1])
-	wideSlot   []int32 // block*4+lane of solver position largeStart+k, -1 for the overflow
+	wideSlot   []int32 // block*lanes+lane of solver position largeStart+k, -1 for the overflow
 	kinRows    []int32 // kinematic rows touched by the large islands
 	dummyOff   int64   // byte offset of the zero row Solve appends to Bodies
 	wp         wideParams

@@ -166,6 +166,22 @@
 	VMOVUPD.Z Z25, K2, Z13; \
 	NORMALTAIL(PT)
 
+// ZEROHI zeroes Z16-Z28.
+#define ZEROHI \
+	VPXORQ Z16, Z16, Z16; \
+	VPXORQ Z17, Z17, Z17; \
+	VPXORQ Z18, Z18, Z18; \
+	VPXORQ Z19, Z19, Z19; \
+	VPXORQ Z20, Z20, Z20; \
+	VPXORQ Z21, Z21, Z21; \
+	VPXORQ Z22, Z22, Z22; \
+	VPXORQ Z23, Z23, Z23; \
+	VPXORQ Z24, Z24, Z24; \
+	VPXORQ Z25, Z25, Z25; \
+	VPXORQ Z26, Z26, Z26; \
+	VPXORQ Z27, Z27, Z27; \
+	VPXORQ Z28, Z28, Z28
+
 // func warmWideAVX512(blocks *wideContact, n int, bodies *BodyState, prm *wideParams)
 TEXT ·warmWideAVX512(SB), NOSPLIT, $64-32
 	MOVQ blocks+0(FP), DI
@@ -196,6 +212,10 @@ warmscatter:
 	JNZ warmloop
 
 warmdone:
+	// VZEROUPPER clears Z0-Z15 only: zero the rest this kernel used, so no
+	// 512-bit state outlives the call (Intel cores keep their 512-bit
+	// mode while any upper bits are dirty).
+	ZEROHI
 	VZEROUPPER
 	RET
 
@@ -276,5 +296,9 @@ solvescatter:
 	JNZ solveloop
 
 solvedone:
+	// VZEROUPPER clears Z0-Z15 only: zero the rest this kernel used, so no
+	// 512-bit state outlives the call (Intel cores keep their 512-bit
+	// mode while any upper bits are dirty).
+	ZEROHI
 	VZEROUPPER
 	RET

@@ -2,6 +2,8 @@
 
 package solver
 
+import "runtime"
+
 // wideKernel reports whether the coloured stages run on the assembly
 // kernels: the CPU has AVX2 and the operating system saves the YMM
 // registers (CPUID leaf 7 EBX bit 5; leaf 1 ECX bits 27 OSXSAVE and 28 AVX;
@@ -12,8 +14,11 @@ var wideKernel = haveAVX2()
 // wide512_amd64.s, eight lanes a pass, rather than the AVX2 ones of
 // wide_amd64.s, four: the CPU has AVX-512 F and DQ (leaf 7 EBX bits 16 and
 // 17) and the operating system saves the opmask and ZMM registers (XCR0
-// bits 5 to 7). Both give the same bits.
-var wide512 = wideKernel && haveAVX512()
+// bits 5 to 7). Both give the same bits. Not on macOS, which turns the
+// AVX-512 state on per thread at its first use (XCR0 does not show it
+// before) and whose signal handling has lost opmask registers
+// (golang/go#49233).
+var wide512 = wideKernel && runtime.GOOS != "darwin" && haveAVX512()
 
 func haveAVX2() bool {
 	if maxLeaf, _, _, _ := cpuid(0, 0); maxLeaf < 7 {
