@@ -19,9 +19,9 @@ const bodyStride = 64
 // wideContact holds eight contacts of one colour lane by lane (struct of
 // arrays), the layout of Box2D v3's b2ContactConstraintSIMD: a kernel loads
 // each field of the eight contacts with one instruction (two with AVX2) and
-// solves them together. No two contacts of a colour share a dynamic body, so the lanes
-// are independent, and each lane does exactly the arithmetic of
-// solveContact, in the same order: the results are those of the scalar
+// solves them together. No two contacts of a colour share a dynamic body,
+// so the lanes are independent, and each lane does exactly the arithmetic
+// of solveContact, in the same order: the results are those of the scalar
 // kernel whatever the grouping (up to the sign of zeros).
 //
 // [Solver.SetContact] writes each lane straight from the prepared contact,
