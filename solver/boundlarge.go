@@ -95,11 +95,11 @@ func (s *Solver) boundChunks(mode, lo, hi int) {
 	}
 }
 
-// largeFrames folds the frames of each large island's link chunks, in
-// order, as islandFrame folds links (their push-out energies are added in
-// largeLimits, when needed).
-func (s *Solver) largeFrames() {
-	for li := range s.large {
+// largeFrames folds the frames of the link chunks of each large island of
+// g, in order, as islandFrame folds links (their push-out energies are
+// added in largeLimits, when needed).
+func (s *Solver) largeFrames(g *largeGroup) {
+	for li := g.islands[0]; li < g.islands[1]; li++ {
 		l := &s.large[li]
 		u, anchored, ok := components.Vec2{}, false, true
 		for _, sum := range s.linkSums[l.linkChunks[0]:l.linkChunks[1]] {
@@ -116,12 +116,13 @@ func (s *Solver) largeFrames() {
 	}
 }
 
-// largeLimits adds up each large island's sums after the substeps and
-// decides its step bound (stepFactor); the apply stage then scales back the
-// islands it marks. It reports whether any island is marked.
-func (s *Solver) largeLimits() bool {
+// largeLimits adds up the sums of each large island of g after the
+// substeps and decides its step bound (stepFactor); the apply stage then
+// scales back the islands it marks. It reports whether any island is
+// marked.
+func (s *Solver) largeLimits(g *largeGroup) bool {
 	marked := false
-	for li := range s.large {
+	for li := g.islands[0]; li < g.islands[1]; li++ {
 		l := &s.large[li]
 		l.limited = false
 		if l.skip {

@@ -13,6 +13,10 @@ import "time"
 // (4.05 ms alone against 2.8-3.05 on two). Neither the island sizes nor the
 // worker count tell the two apart, so the solver times both.
 //
+// When the large islands run in groups (group.go), all workers take whole
+// groups, with no wait per colour; on the caller alone it runs them one
+// after the other. The timing chooses between the two as before.
+//
 // Which goroutine solves a block of a colour never changes the result, so
 // the choice changes only the speed: results stay bit-identical for any
 // worker count.

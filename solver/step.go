@@ -226,14 +226,18 @@ type Solver struct {
 	p     stepParams
 	small []smallIsland // solved whole, biggest first
 	free  []int32       // dynamic bodies without contacts
-	// Large islands: their bodies, and the contact ranges in solver order:
-	// overflow [largeStart, colorStart[0]), colour k [colorStart[k],
-	// colorStart[k+1]).
+	// Large islands: their bodies, and the contact ranges in solver order,
+	// group by group (see largeGroup): the overflow of group g
+	// [groups[g].overflow, colorStart[groups[g].colors[0]]), its colour k
+	// [colorStart[c], colorStart[c+1]) with c = groups[g].colors[0]+k.
 	largeBodies []int32
 	large       []largeIsland // the large islands, ranges of largeBodies
 	largeStart  int32
 	colorStart  []int32
 	largeLinks  []int32
+	groups      []largeGroup
+	groupCtx    []groupCtx // per worker, when the groups run concurrently
+	groupsTask  groupsTask
 	// bounces[k] is set once SetContact has stored a contact of colour k
 	// with restitution or a two-point impact (Contact.impact): the
 	// restitution pass runs only those colours. In
@@ -279,7 +283,7 @@ type Solver struct {
 	// Wide blocks of the coloured contacts (wide.go), when wide.
 	wide       bool
 	blocks     []wideContact
-	blockStart []int32 // colour k owns blocks [blockStart[k], blockStart[k+1])
+	blockStart []int32 // colour entry c (as colorStart) owns blocks [blockStart[c], blockStart[c+1])
 	wideSlot   []int32 // block*lanes+lane of solver position largeStart+k, -1 for the overflow
 	kinRows    []int32 // kinematic rows touched by the large islands
 	dummyOff   int64   // byte offset of the zero row Solve appends to Bodies
@@ -394,13 +398,18 @@ func (s *Solver) BuildIslandsOn(ex Executor, prm *Params) Stats {
 	}
 	s.Coloring.collectOn(ex, s.Links, s.largeLinks)
 	s.largeStart = int32(len(s.Order))
-	s.Order = append(s.Order, s.Coloring.Overflow...)
 	s.colorStart = s.colorStart[:0]
-	for k := 0; k < s.Coloring.Colors(); k++ {
+	if s.groupLarge() {
+		s.orderGroups()
+	} else {
+		s.Order = append(s.Order, s.Coloring.Overflow...)
+		for k := 0; k < s.Coloring.Colors(); k++ {
+			s.colorStart = append(s.colorStart, int32(len(s.Order)))
+			s.Order = append(s.Order, s.Coloring.Color(k)...) // two-point links first
+		}
 		s.colorStart = append(s.colorStart, int32(len(s.Order)))
-		s.Order = append(s.Order, s.Coloring.Color(k)...) // two-point links first
+		s.groups = append(s.groups[:0], s.wholeGroup())
 	}
-	s.colorStart = append(s.colorStart, int32(len(s.Order)))
 	for k := range s.Coloring.Colors() {
 		s.bounces[k].Store(false)
 	}
@@ -437,7 +446,7 @@ func (s *Solver) SetContact(li int, c *Contact) {
 	if p := s.Links[li].Points; p != 0 && int32(p) != c.Count {
 		panic("solver: SetContact: the contact's Count differs from its link's Points")
 	}
-	if len(s.colorStart) > 0 && k >= s.colorStart[0] && c.impact(s.impactSpeed) {
+	if c.impact(s.impactSpeed) && s.colored(li) {
 		if b := &s.bounces[s.Coloring.linkColor[li]]; !b.Load() {
 			b.Store(true)
 		}
@@ -459,6 +468,12 @@ func (s *Solver) SetContact(li int, c *Contact) {
 		return
 	}
 	s.Contacts[k] = *c
+}
+
+// colored reports whether the contact of Links[li] is in a colour of a
+// large island (not in a small island, nor in the overflow).
+func (s *Solver) colored(li int) bool {
+	return s.Rank[li] >= s.largeStart && s.Coloring.linkColor[li] >= 0
 }
 
 // lane returns the wide block and lane of contact k of the solver order, or
@@ -541,7 +556,12 @@ func (s *Solver) Solve(ex Executor, prm *Params) {
 	if len(s.largeBodies) > 0 {
 		lex := s.place.executor(ex, len(s.largeLinks))
 		t0 := time.Now()
-		s.solveLarge(lex)
+		if len(s.groups) > 1 {
+			s.solveGroups(lex)
+		} else {
+			t.g, t.wp = &s.groups[0], &s.wp
+			s.solveLarge(lex, t)
+		}
 		s.place.record(ex, time.Since(t0), len(s.largeLinks))
 	}
 	if s.wide {
@@ -550,11 +570,11 @@ func (s *Solver) Solve(ex Executor, prm *Params) {
 	}
 }
 
-// solveLarge runs the substeps over the coloured large islands: each stage
-// goes colour by colour, the overflow first on one worker (last when the
-// colours are taken backwards). With wideKernel
-// the colours are solved eight (or four) contacts at a time (wide.go); the
-// results are those of the scalar kernels.
+// solveLarge runs the substeps over the coloured large islands of the
+// group t.g (group.go): each stage goes colour by colour, the overflow
+// first on one worker (last when the colours are taken backwards). With
+// wideKernel the colours are solved eight (or four) contacts at a time
+// (wide.go); the results are those of the scalar kernels.
 //
 // The solve and the relax sweep the colours, and the points of each
 // contact, in the order t.flip gives: forwards in the solve of even
@@ -568,91 +588,91 @@ func (s *Solver) Solve(ex Executor, prm *Params) {
 // 1.28 m to the right in 20 s (to the left with the bodies made right to
 // left) while an island solved whole in link order slept at step 62. Taken
 // back and forth, the pyramid sleeps at step 121 with its top within 1 mm.
-func (s *Solver) solveLarge(ex Executor) {
-	t := &s.task
-	t.mode = modeBoundFrame
-	ex.For(len(s.linkChunks), 0, t)
-	s.largeFrames()
+func (s *Solver) solveLarge(ex Executor, t *stageTask) {
+	g := t.g
+	rows := s.largeBodies[g.rows[0]:g.rows[1]]
+	t.mode, t.base = modeBoundFrame, int(g.linkChunks[0])
+	ex.For(int(g.linkChunks[1]-g.linkChunks[0]), 0, t)
+	s.largeFrames(g)
 	for sub := 0; sub < s.p.substeps; sub++ {
 		elapsed := float64(sub) * s.p.h
-		t.list = s.largeBodies
+		t.list = rows
 		if sub == 0 {
-			t.mode = modeBoundStart // with the integration
-			ex.For(len(s.rowChunks), 0, t)
+			t.mode, t.base = modeBoundStart, int(g.rowChunks[0]) // with the integration
+			ex.For(int(g.rowChunks[1]-g.rowChunks[0]), 0, t)
 		} else {
 			t.mode = modeIntegrateVelocities
-			ex.For(len(s.largeBodies), 0, t)
+			ex.For(len(rows), 0, t)
 		}
 		t.flip = sub&1 == 1
-		s.colorStage(ex, modeWarmStart, 0)
-		s.colorStage(ex, modeSolve, elapsed)
-		t.list = s.largeBodies
+		s.colorStage(ex, t, modeWarmStart, 0)
+		s.colorStage(ex, t, modeSolve, elapsed)
+		t.list = rows
 		t.mode = modeIntegratePositions
-		ex.For(len(s.largeBodies), 0, t)
+		ex.For(len(rows), 0, t)
 		t.flip = !t.flip // relax in the other order (see solveContact)
-		s.colorStage(ex, modeRelax, elapsed+s.p.h)
+		s.colorStage(ex, t, modeRelax, elapsed+s.p.h)
 	}
-	t.mode = modeBoundSubsteps
-	ex.For(len(s.rowChunks), 0, t)
-	if s.largeLimits() {
-		t.mode = modeBoundApply
-		ex.For(len(s.rowChunks), 0, t)
+	t.mode, t.base = modeBoundSubsteps, int(g.rowChunks[0])
+	ex.For(int(g.rowChunks[1]-g.rowChunks[0]), 0, t)
+	if s.largeLimits(g) {
+		t.mode, t.base = modeBoundApply, int(g.rowChunks[0])
+		ex.For(int(g.rowChunks[1]-g.rowChunks[0]), 0, t)
 	}
 	if s.elasticLarge.Load() {
-		t.list = s.largeBodies
+		t.list = rows
 		t.mode = modeKeepRest
-		ex.For(len(s.largeBodies), 0, t)
+		ex.For(len(rows), 0, t)
 	}
-	s.colorStage(ex, modeRestitution, 0)
+	s.colorStage(ex, t, modeRestitution, 0)
 	if s.elasticLarge.Load() {
-		t.mode = modeRestLimit
-		ex.For(len(s.large), 1, t)
+		t.mode, t.base = modeRestLimit, int(g.islands[0])
+		ex.For(int(g.islands[1]-g.islands[0]), 1, t)
 	}
 }
 
-// colorStage runs one stage over the overflow and the colours, in that
-// order, or with t.flip in the reverse order (the solve and the relax; see
-// solveLarge).
-func (s *Solver) colorStage(ex Executor, mode int, elapsed float64) {
-	t := &s.task
+// colorStage runs one stage over the overflow and the colours of t's
+// group, in that order, or with t.flip in the reverse order (the solve and
+// the relax; see solveLarge).
+func (s *Solver) colorStage(ex Executor, t *stageTask, mode int, elapsed float64) {
 	t.mode, t.elapsed = mode, elapsed
 	reverse := t.flip && (mode == modeSolve || mode == modeRelax) && !s.forward
 	if !reverse {
-		s.overflowStage()
+		s.overflowStage(t)
 	}
-	s.colorsStage(ex, mode, elapsed, reverse)
+	s.colorsStage(ex, t, mode, elapsed, reverse)
 	if reverse {
 		t.mode = mode
-		s.overflowStage()
+		s.overflowStage(t)
 	}
 }
 
-// overflowStage runs the current stage over the overflow contacts, on the
-// calling goroutine.
-func (s *Solver) overflowStage() {
-	t := &s.task
-	if s.colorStart[0] > s.largeStart {
-		t.base = int(s.largeStart)
-		t.Run(0, int(s.colorStart[0]-s.largeStart), 0)
+// overflowStage runs the current stage over the overflow contacts of t's
+// group, on the calling goroutine.
+func (s *Solver) overflowStage(t *stageTask) {
+	g := t.g
+	if end := s.colorStart[g.colors[0]]; end > g.overflow {
+		t.base = int(g.overflow)
+		t.Run(0, int(end-g.overflow), 0)
 	}
 }
 
-// colorsStage runs a stage over the colours, the last first with reverse.
-func (s *Solver) colorsStage(ex Executor, mode int, elapsed float64, reverse bool) {
-	t := &s.task
+// colorsStage runs a stage over the colours of t's group, the last first
+// with reverse.
+func (s *Solver) colorsStage(ex Executor, t *stageTask, mode int, elapsed float64, reverse bool) {
+	c0, n := int(t.g.colors[0]), int(t.g.colors[1]-t.g.colors[0])-1
 	if s.wide {
 		switch mode {
 		case modeWarmStart:
-			s.setWideParams(false, t.flip)
+			s.setWideParamsTo(t.wp, false, t.flip)
 			t.mode = modeWideWarm
 		case modeSolve, modeRelax:
 			s.setKinematic(elapsed)
-			s.setWideParams(mode == modeSolve, t.flip)
+			s.setWideParamsTo(t.wp, mode == modeSolve, t.flip)
 			t.mode = modeWideSolve
 		case modeRestitution:
 			t.mode = modeWideRestitution
 		}
-		n := len(s.blockStart) - 1
 		for i := 0; i < n; i++ {
 			k := i
 			if reverse {
@@ -661,8 +681,8 @@ func (s *Solver) colorsStage(ex Executor, mode int, elapsed float64, reverse boo
 			if mode == modeRestitution && !s.restitutes(k) {
 				continue
 			}
-			t.base = int(s.blockStart[k])
-			ex.For(int(s.blockStart[k+1]-s.blockStart[k]), 0, t)
+			t.base = int(s.blockStart[c0+k])
+			ex.For(int(s.blockStart[c0+k+1]-s.blockStart[c0+k]), 0, t)
 		}
 		return
 	}
@@ -670,7 +690,6 @@ func (s *Solver) colorsStage(ex Executor, mode int, elapsed float64, reverse boo
 	// colour and stage to stage (the contacts of a colour are in body order):
 	// handing blocks out first come first served bounced body rows between
 	// the cores' caches and made tumbler slower on 2 workers than on 1.
-	n := len(s.colorStart) - 1
 	for i := 0; i < n; i++ {
 		k := i
 		if reverse {
@@ -679,8 +698,8 @@ func (s *Solver) colorsStage(ex Executor, mode int, elapsed float64, reverse boo
 		if mode == modeRestitution && !s.restitutes(k) {
 			continue
 		}
-		t.base = int(s.colorStart[k])
-		ex.For(int(s.colorStart[k+1]-s.colorStart[k]), 0, t)
+		t.base = int(s.colorStart[c0+k])
+		ex.For(int(s.colorStart[c0+k+1]-s.colorStart[c0+k]), 0, t)
 	}
 }
 
@@ -717,9 +736,11 @@ const (
 // nothing is allocated per step.
 type stageTask struct {
 	s       *Solver
+	g       *largeGroup // the group of large islands of the coloured stages
+	wp      *wideParams // the wide kernels' constants of the group's stage
 	mode    int
 	list    []int32 // body rows, for the integration stages
-	base    int     // first contact of the colour, for the contact stages
+	base    int     // first contact (block) of the colour, chunk or island of the stage
 	elapsed float64
 	flip    bool // solve the points of each contact in reverse order
 }
@@ -764,17 +785,17 @@ func (t *stageTask) Run(lo, hi, _ int) {
 			applyRestitution(&cs[i], s.Bodies, p, nil)
 		}
 	case modeWideWarm:
-		warmWide(s.blocks[t.base+lo:t.base+hi], s.Bodies, &s.wp)
+		warmWide(s.blocks[t.base+lo:t.base+hi], s.Bodies, t.wp)
 	case modeWideSolve:
-		solveWide(s.blocks[t.base+lo:t.base+hi], s.Bodies, &s.wp)
+		solveWide(s.blocks[t.base+lo:t.base+hi], s.Bodies, t.wp)
 	case modeWideRestitution:
 		restituteWide(s.blocks[t.base+lo:t.base+hi], s.Bodies, p)
 	case modeBoundFrame, modeBoundStart, modeBoundSubsteps, modeBoundApply:
-		s.boundChunks(t.mode, lo, hi)
+		s.boundChunks(t.mode, t.base+lo, t.base+hi)
 	case modeKeepRest:
 		s.keepRest(t.list[lo:hi])
 	case modeRestLimit:
-		for k := lo; k < hi; k++ {
+		for k := t.base + lo; k < t.base+hi; k++ {
 			if l := &s.large[k]; !l.skip {
 				s.limitRest(s.largeBodies[l.start:l.end], l.frame, l.k0, l.kb, l.w)
 			}

@@ -92,8 +92,11 @@ func splat(x float64) (v [lanes]float64) {
 
 // setWideParams fills the constants of a warm start, solve (useBias) or
 // relax stage.
-func (s *Solver) setWideParams(useBias, flip bool) {
-	w := &s.wp
+func (s *Solver) setWideParams(useBias, flip bool) { s.setWideParamsTo(&s.wp, useBias, flip) }
+
+// setWideParamsTo fills w with the constants of a warm start, solve
+// (useBias) or relax stage.
+func (s *Solver) setWideParamsTo(w *wideParams, useBias, flip bool) {
 	w.zero, w.one, w.sign = splat(0), splat(1), splat(math.Copysign(0, -1))
 	w.invH, w.negMaxPushOut = splat(s.p.invH), splat(-s.p.maxPushOut)
 	w.deepOverlap, w.deepFrac = splat(s.p.deepOverlap), splat(s.p.deepFrac)
@@ -110,37 +113,45 @@ func (s *Solver) setWideParams(useBias, flip bool) {
 	w.heavyBiasRate, w.heavyMassScale, w.heavyImpScale = splat(s.p.heavy.BiasRate), splat(s.p.heavy.MassScale), splat(s.p.heavy.ImpulseScale)
 }
 
-// layoutWide lays the colours out in blocks of eight: colour k owns blocks
-// [blockStart[k], blockStart[k+1]), and contact k of the solver order
-// (largeStart <= k) is lane wideSlot[k-largeStart]%8 of block
-// wideSlot[k-largeStart]/8, or solved by the scalar kernels (the overflow)
-// when that is -1. Static sides read the zero row that Solve appends after
-// the last body. It prepares the padding lanes and the point count of every
-// block, and lists the kinematic rows the large islands touch.
+// layoutWide lays the colours out in blocks of eight, group by group:
+// colour entry c (as colorStart) owns blocks [blockStart[c],
+// blockStart[c+1]), and contact k of the solver order (largeStart <= k) is
+// lane wideSlot[k-largeStart]%8 of block wideSlot[k-largeStart]/8, or
+// solved by the scalar kernels (the overflow) when that is -1. Static
+// sides read the zero row that Solve appends after the last body. It
+// prepares the padding lanes and the point count of every block, and lists
+// the kinematic rows the large islands touch.
 func (s *Solver) layoutWide() {
 	s.dummyOff = int64(len(s.Sims)) * bodyStride
-	s.blockStart = s.blockStart[:0]
+	s.blockStart = resize(s.blockStart, len(s.colorStart))
 	s.wideSlot = resize(s.wideSlot, len(s.Order)-int(s.largeStart))
-	for k := range s.wideSlot[:s.colorStart[0]-s.largeStart] {
-		s.wideSlot[k] = -1
-	}
 	nblocks := 0
-	for k := 0; k+1 < len(s.colorStart); k++ {
-		s.blockStart = append(s.blockStart, int32(nblocks))
-		nblocks += int(s.colorStart[k+1]-s.colorStart[k]+lanes-1) / lanes
-	}
-	s.blockStart = append(s.blockStart, int32(nblocks))
-	s.blocks = resize(s.blocks, nblocks)
-	for k := 0; k+1 < len(s.colorStart); k++ {
-		c0, c1 := s.colorStart[k], s.colorStart[k+1]
-		b0 := s.blockStart[k]
-		for c := c0; c < c1; c++ {
-			s.wideSlot[c-s.largeStart] = b0*lanes + (c - c0)
+	for gi := range s.groups {
+		g := &s.groups[gi]
+		for k := range s.wideSlot[g.overflow-s.largeStart : s.colorStart[g.colors[0]]-s.largeStart] {
+			s.wideSlot[int(g.overflow-s.largeStart)+k] = -1
 		}
-		if pad := (c1 - c0) % lanes; pad != 0 {
-			w := &s.blocks[s.blockStart[k+1]-1]
-			for l := pad; l < lanes; l++ {
-				s.setLane(w, int(l), &emptyLane, 2, false)
+		for c := g.colors[0]; c < g.colors[1]; c++ {
+			s.blockStart[c] = int32(nblocks)
+			if c+1 < g.colors[1] {
+				nblocks += int(s.colorStart[c+1]-s.colorStart[c]+lanes-1) / lanes
+			}
+		}
+	}
+	s.blocks = resize(s.blocks, nblocks)
+	for gi := range s.groups {
+		g := &s.groups[gi]
+		for k := g.colors[0]; k+1 < g.colors[1]; k++ {
+			c0, c1 := s.colorStart[k], s.colorStart[k+1]
+			b0 := s.blockStart[k]
+			for c := c0; c < c1; c++ {
+				s.wideSlot[c-s.largeStart] = b0*lanes + (c - c0)
+			}
+			if pad := (c1 - c0) % lanes; pad != 0 {
+				w := &s.blocks[s.blockStart[k+1]-1]
+				for l := pad; l < lanes; l++ {
+					s.setLane(w, int(l), &emptyLane, 2, false)
+				}
 			}
 		}
 	}

@@ -66,12 +66,20 @@ func randomPile(seed uint64, n, m int) (*Solver, Params) {
 // randomPileEdit is randomPile with edit applied to the contacts, in link
 // order, after BuildIslands and before they are stored.
 func randomPileEdit(seed uint64, n, m int, edit func(s *Solver, prm *Params, byLink []Contact)) (*Solver, Params) {
+	return randomPiles(seed, 1, n, m, true, 1, edit)
+}
+
+// randomPiles is randomPileEdit with the rows cut into piles separate
+// piles (islands, apart from static and kinematic sides; kinematic rows
+// only with kinematic), contact k in pile k%piles, and islands from large
+// contacts on coloured.
+func randomPiles(seed uint64, piles, n, m int, kinematic bool, large int, edit func(s *Solver, prm *Params, byLink []Contact)) (*Solver, Params) {
 	r := rand.New(rand.NewPCG(seed, 7))
 	s := &Solver{}
 	f := func(a, b float64) float64 { return a + (b-a)*r.Float64() }
 	for i := 0; i < n; i++ {
 		kind := KindDynamic
-		if i%17 == 16 {
+		if kinematic && i%17 == 16 {
 			kind = KindKinematic
 		}
 		s.Bodies = append(s.Bodies, BodyState{V: components.V(f(-2, 2), f(-2, 2)), W: f(-3, 3),
@@ -90,7 +98,9 @@ func randomPileEdit(seed uint64, n, m int, edit func(s *Solver, prm *Params, byL
 	}
 	var byLink []Contact
 	for len(byLink) < m {
-		a, b := int32(r.IntN(n)), int32(r.IntN(n))
+		pile := len(byLink) % piles
+		lo, size := pile*n/piles, (pile+1)*n/piles-pile*n/piles
+		a, b := int32(lo+r.IntN(size)), int32(lo+r.IntN(size))
 		if a == b || s.Sims[a].Kind != KindDynamic {
 			continue
 		}
@@ -132,7 +142,7 @@ func randomPileEdit(seed uint64, n, m int, edit func(s *Solver, prm *Params, byL
 	}
 	prm := DefaultParams()
 	prm.Gravity = components.V(f(-5, 5), -10)
-	prm.LargeIslandContacts = 1
+	prm.LargeIslandContacts = large
 	s.BuildIslands(&prm)
 	if edit != nil {
 		edit(s, &prm, byLink)
@@ -274,7 +284,7 @@ func keepOneRestitution(s *Solver, prm *Params, byLink []Contact) {
 	for li := range byLink {
 		c := &byLink[li]
 		bounce := c.Points[0].RelativeVelocity < -prm.RestitutionThreshold
-		if kept || !bounce || s.Rank[li] < s.colorStart[0] {
+		if kept || !bounce || !s.colored(li) {
 			c.Restitution = 0
 			c.Points[1].RelativeVelocity = 0
 			continue
@@ -295,7 +305,7 @@ func keepOneImpact(s *Solver, prm *Params, byLink []Contact) {
 	for li := range byLink {
 		c := &byLink[li]
 		c.Restitution = 0
-		if kept || c.Count != 2 || s.Rank[li] < s.colorStart[0] {
+		if kept || c.Count != 2 || !s.colored(li) {
 			c.Points[1].RelativeVelocity = 0
 			continue
 		}
@@ -415,4 +425,58 @@ func bitsEqual[T any](a, b T) bool {
 	pa := unsafe.Slice((*byte)(unsafe.Pointer(&a)), n)
 	pb := unsafe.Slice((*byte)(unsafe.Pointer(&b)), n)
 	return string(pa) == string(pb)
+}
+
+// TestGroupsMatchOneGroup solves many separate piles, large islands that
+// the solver runs in groups (group.go), on one goroutine and on three, and
+// again as one group (noGroups): the results must be the same bits.
+func TestGroupsMatchOneGroup(t *testing.T) {
+	defer func(saved bool) { wideKernel, noGroups = saved, false }(wideKernel)
+	for seed := uint64(1); seed <= 6; seed++ {
+		for _, wide := range []bool{false, true} {
+			wideKernel = wide
+			var edit func(*Solver, *Params, []Contact)
+			if seed%3 == 0 {
+				edit = keepOneImpact
+			}
+			var ref *Solver
+			for k, ex := range []Executor{Serial{}, Serial{}, parallel{3}} {
+				noGroups = k == 0
+				s, prm := randomPiles(seed, 60, 3000, 15000, false, 64, edit)
+				if n := len(s.groups); noGroups != (n == 1) || n < 4 && !noGroups {
+					t.Fatalf("seed %d: %d groups (noGroups %v)", seed, n, noGroups)
+				}
+				s.Solve(ex, &prm)
+				if ref == nil {
+					ref = s
+					continue
+				}
+				for i := range ref.Bodies {
+					if a, b := ref.Bodies[i], s.Bodies[i]; a != b {
+						t.Fatalf("seed %d wide %v run %d: body %d: %+v in one group, %+v in %d", seed, wide, k, i, a, b, len(s.groups))
+					}
+				}
+				for li := range ref.Links {
+					n1, normal1, tangent1 := ref.Impulses(li)
+					n2, normal2, tangent2 := s.Impulses(li)
+					if n1 != n2 || normal1 != normal2 || tangent1 != tangent2 {
+						t.Fatalf("seed %d wide %v run %d: link %d impulses differ", seed, wide, k, li)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestGroupsZeroAllocs checks that a warm Solve of grouped large islands
+// allocates nothing.
+func TestGroupsZeroAllocs(t *testing.T) {
+	s, prm := randomPiles(1, 60, 3000, 15000, false, 64, nil)
+	if len(s.groups) < 4 {
+		t.Fatalf("%d groups, want 4 or more", len(s.groups))
+	}
+	s.Solve(Serial{}, &prm)
+	if n := testing.AllocsPerRun(5, func() { s.Solve(Serial{}, &prm) }); n != 0 {
+		t.Errorf("%v allocations per warm Solve, want 0", n)
+	}
 }
