@@ -39,7 +39,9 @@
 // [BodyState] deltas and the contact impulses ([Solver.Impulses]). Islands ([Islands]) are built
 // from the touching contacts; islands with at least
 // [Params.LargeIslandContacts] contacts are coloured so that every worker can
-// share them, the rest are solved whole, one island per task.
+// share them, the rest are solved whole, one island per task. Many large
+// islands run in cache-sized groups, each group's whole step on one worker
+// (group.go).
 //
 // # Wide contacts
 //
