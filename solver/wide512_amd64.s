@@ -166,6 +166,19 @@
 	VMOVUPD.Z Z25, K2, Z13; \
 	NORMALTAIL(PT)
 
+// SCATTERAB writes the rows of both sides back.
+#define SCATTERAB \
+	SCATTER8(Z0, Z1, Z2, Z22, OFFA, MASKA); \
+	SCATTER8(Z3, Z4, Z5, Z23, OFFB, MASKB)
+
+// RET512 returns. VZEROUPPER clears Z0-Z15 only, so ZEROHI first zeroes
+// the rest the kernels use: no 512-bit state outlives the call (Intel
+// cores keep their 512-bit mode while any upper bits are dirty).
+#define RET512 \
+	ZEROHI; \
+	VZEROUPPER; \
+	RET
+
 // ZEROHI zeroes Z16-Z28.
 #define ZEROHI \
 	VPXORQ Z16, Z16, Z16; \
@@ -205,19 +218,13 @@ warmloop:
 	WARM(R8)
 
 warmscatter:
-	SCATTER8(Z0, Z1, Z2, Z22, OFFA, MASKA)
-	SCATTER8(Z3, Z4, Z5, Z23, OFFB, MASKB)
+	SCATTERAB
 	ADDQ $BLOCK, DI
 	DECQ CX
 	JNZ warmloop
 
 warmdone:
-	// VZEROUPPER clears Z0-Z15 only: zero the rest this kernel used, so no
-	// 512-bit state outlives the call (Intel cores keep their 512-bit
-	// mode while any upper bits are dirty).
-	ZEROHI
-	VZEROUPPER
-	RET
+	RET512
 
 // func solveWideAVX512(blocks *wideContact, n int, bodies *BodyState, prm *wideParams)
 TEXT ·solveWideAVX512(SB), NOSPLIT, $64-32
@@ -289,16 +296,10 @@ noflip:
 	FRICROW(AX)
 
 solvescatter:
-	SCATTER8(Z0, Z1, Z2, Z22, OFFA, MASKA)
-	SCATTER8(Z3, Z4, Z5, Z23, OFFB, MASKB)
+	SCATTERAB
 	ADDQ $BLOCK, DI
 	DECQ CX
 	JNZ solveloop
 
 solvedone:
-	// VZEROUPPER clears Z0-Z15 only: zero the rest this kernel used, so no
-	// 512-bit state outlives the call (Intel cores keep their 512-bit
-	// mode while any upper bits are dirty).
-	ZEROHI
-	VZEROUPPER
-	RET
+	RET512
