@@ -319,9 +319,6 @@ func solveContact(c *Contact, bodies []BodyState, p *stepParams, elapsed float64
 	}
 }
 
-// maxf and minf are plain comparisons: math.Max and math.Min handle NaN and
-// signed zeros in an assembly routine that the compiler does not inline, and
-// every call spills the float registers. Inputs here are finite.
 // pushBias returns the bias of solveContact for an overlap sep < 0 at the
 // spring's rate: the push-out, slower past deepOverlap, capped at maxPushOut.
 // The step bound's push-out allowance (Contact.pushEnergy) uses it too.
@@ -329,6 +326,9 @@ func (p *stepParams) pushBias(rate, sep float64) float64 {
 	return maxf(rate*(sep-p.deepFrac*minf(sep+p.deepOverlap, 0)), -p.maxPushOut)
 }
 
+// maxf and minf are plain comparisons: math.Max and math.Min handle NaN and
+// signed zeros in an assembly routine that the compiler does not inline, and
+// every call spills the float registers. Inputs here are finite.
 func maxf(a, b float64) float64 {
 	if a > b {
 		return a

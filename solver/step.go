@@ -664,11 +664,11 @@ func (s *Solver) colorsStage(ex Executor, t *stageTask, mode int, elapsed float6
 	if s.wide {
 		switch mode {
 		case modeWarmStart:
-			s.setWideParamsTo(t.wp, false, t.flip)
+			s.setWideParams(t.wp, false, t.flip)
 			t.mode = modeWideWarm
 		case modeSolve, modeRelax:
 			s.setKinematic(elapsed)
-			s.setWideParamsTo(t.wp, mode == modeSolve, t.flip)
+			s.setWideParams(t.wp, mode == modeSolve, t.flip)
 			t.mode = modeWideSolve
 		case modeRestitution:
 			t.mode = modeWideRestitution

@@ -90,13 +90,9 @@ func splat(x float64) (v [lanes]float64) {
 	return v
 }
 
-// setWideParams fills the constants of a warm start, solve (useBias) or
-// relax stage.
-func (s *Solver) setWideParams(useBias, flip bool) { s.setWideParamsTo(&s.wp, useBias, flip) }
-
-// setWideParamsTo fills w with the constants of a warm start, solve
+// setWideParams fills w with the constants of a warm start, solve
 // (useBias) or relax stage.
-func (s *Solver) setWideParamsTo(w *wideParams, useBias, flip bool) {
+func (s *Solver) setWideParams(w *wideParams, useBias, flip bool) {
 	w.zero, w.one, w.sign = splat(0), splat(1), splat(math.Copysign(0, -1))
 	w.invH, w.negMaxPushOut = splat(s.p.invH), splat(-s.p.maxPushOut)
 	w.deepOverlap, w.deepFrac = splat(s.p.deepOverlap), splat(s.p.deepFrac)

@@ -379,7 +379,7 @@ func wideKernelsMatchReference(t *testing.T) {
 		for stage := 0; stage < 5; stage++ {
 			b1, b2 := slices.Clone(s.blocks), slices.Clone(s.blocks)
 			r1, r2 := slices.Clone(s.Bodies), slices.Clone(s.Bodies)
-			s.setWideParams(stage == 1 || stage == 3, stage >= 3)
+			s.setWideParams(&s.wp, stage == 1 || stage == 3, stage >= 3)
 			if stage == 0 {
 				warmWideRef(b1, r1)
 				warmWide(b2, r2, &s.wp)
