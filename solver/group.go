@@ -138,25 +138,27 @@ func (s *Solver) groupLarge() bool {
 // orderGroups appends the contacts of the groups to Order, group by
 // group: each group's overflow, then its colours, each colour's two-point
 // links first, all in link order, as the colouring of its islands alone
-// (Coloring.collect) lists them. It fills colorStart and each group's
-// overflow and colors.
+// lists them. It reads the bucket (colour and point count) that
+// Coloring.collectOn gave each large link, and fills colorStart and each
+// group's overflow and colors.
 func (s *Solver) orderGroups() {
-	col := s.Coloring.linkColor
+	bucket := s.Coloring.bucket
 	s.Order = slices.Grow(s.Order, len(s.largeLinks))
 	for gi := range s.groups {
 		g := &s.groups[gi]
 		links := s.largeLinks[g.links[0]:g.links[1]]
+		buckets := bucket[g.links[0]:g.links[1]]
 		g.overflow = int32(len(s.Order))
 		var next [2 * maxColors]int32
 		colors := 0
-		for _, li := range links {
-			c := int(col[li])
-			if c < 0 {
+		for j, li := range links {
+			b := buckets[j]
+			if b == noBucket {
 				s.Order = append(s.Order, li)
 				continue
 			}
-			next[2*c+int(2-s.Links[li].points())]++
-			colors = max(colors, c+1)
+			next[b]++
+			colors = max(colors, int(b)/2+1)
 		}
 		pos := int32(len(s.Order))
 		g.colors[0] = int32(len(s.colorStart))
@@ -169,9 +171,8 @@ func (s *Solver) orderGroups() {
 		s.colorStart = append(s.colorStart, pos)
 		g.colors[1] = int32(len(s.colorStart))
 		s.Order = s.Order[:pos]
-		for _, li := range links {
-			if c := int(col[li]); c >= 0 {
-				b := 2*c + int(2-s.Links[li].points())
+		for j, li := range links {
+			if b := buckets[j]; b != noBucket {
 				s.Order[next[b]] = li
 				next[b]++
 			}
