@@ -101,16 +101,12 @@ func (s *Solver) stepSums(rows []int32, u components.Vec2) (k, w, A, B float64) 
 		m := 1 / sim.InvMass
 		k += st.V.Sub(u).LenSq() * m
 		w += sim.FreeAccel(s.p.gravity).Dot(st.DP.MulAdd(-s.p.dt, u)) * m
-		dx, dy := st.V.X-r.v[0], st.V.Y-r.v[1]
-		A += m * (dx*dx + dy*dy)
-		B += m * ((r.v[0]-u.X)*dx + (r.v[1]-u.Y)*dy)
+		var I float64
 		if sim.InvInertia > 0 {
-			I := 1 / sim.InvInertia
+			I = 1 / sim.InvInertia
 			k += st.W * st.W * I
-			dw := st.W - r.w
-			A += I * dw * dw
-			B += I * r.w * dw
 		}
+		A, B = blendRow(A, B, st, r, u, m, I)
 		if sim.Torque != 0 {
 			w += sim.Torque * sim.Rotation(st).Angle()
 		}
@@ -157,17 +153,25 @@ func (s *Solver) blendSums(rows []int32, u components.Vec2, ref []restRow) (A, B
 		if sim.Kind != KindDynamic || sim.InvMass == 0 {
 			continue
 		}
-		st, r := &s.Bodies[i], &ref[i]
-		m := 1 / sim.InvMass
-		dx, dy := st.V.X-r.v[0], st.V.Y-r.v[1]
-		A += m * (dx*dx + dy*dy)
-		B += m * ((r.v[0]-u.X)*dx + (r.v[1]-u.Y)*dy)
+		var I float64
 		if sim.InvInertia > 0 {
-			I := 1 / sim.InvInertia
-			dw := st.W - r.w
-			A += I * dw * dw
-			B += I * r.w * dw
+			I = 1 / sim.InvInertia
 		}
+		A, B = blendRow(A, B, &s.Bodies[i], &ref[i], u, 1/sim.InvMass, I)
+	}
+	return A, B
+}
+
+// blendRow returns A and B with the terms of one body of mass m and
+// inertia I (0: it does not turn) whose velocity st moves from r.
+func blendRow(A, B float64, st *BodyState, r *restRow, u components.Vec2, m, I float64) (float64, float64) {
+	dx, dy := st.V.X-r.v[0], st.V.Y-r.v[1]
+	A += m * (dx*dx + dy*dy)
+	B += m * ((r.v[0]-u.X)*dx + (r.v[1]-u.Y)*dy)
+	if I > 0 {
+		dw := st.W - r.w
+		A += I * dw * dw
+		B += I * r.w * dw
 	}
 	return A, B
 }
