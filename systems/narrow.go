@@ -303,7 +303,7 @@ func (p *Physics) narrowPhase() {
 	p.touching, p.s.Links = resize(p.touching, n), resize(p.s.Links, n)
 	p.blockEnd, p.blockTouching = resize(p.blockEnd, n), resize(p.blockTouching, n)
 	p.blockWakes = resize(p.blockWakes, n)
-	p.pool.For(n, 0, &p.narrowTask)
+	p.pool.run(n, 0, &p.narrowTask, &p.narrowSplit)
 	m := 0
 	for lo := 0; lo < n; {
 		hi, c := int(p.blockEnd[lo]), int(p.blockTouching[lo])
@@ -439,7 +439,7 @@ func (p *Physics) prepareContacts() {
 			wc.insert(k, false)
 		}
 	}
-	p.pool.For(len(p.touching), 0, &p.prepareTask)
+	p.pool.run(len(p.touching), 0, &p.prepareTask, &p.prepareSplit)
 	p.wokenCache.entries = p.wokenCache.entries[:0]
 	p.sleep.woken = woken[:0]
 }
@@ -450,7 +450,7 @@ func (p *Physics) storeContacts() {
 	for w := range p.storePoints {
 		p.storePoints[w].n = 0
 	}
-	p.pool.For(len(p.touching), 0, &p.storeTask) // static, as prepare
+	p.pool.run(len(p.touching), 0, &p.storeTask, &p.storeSplit) // static, as prepare
 	p.points = 0
 	for w := range p.storePoints {
 		p.points += p.storePoints[w].n

@@ -77,11 +77,13 @@ type Physics struct {
 	narrowTask  narrowTask
 	prepareTask prepareTask
 	storeTask   storeTask
-	manifolds   []narrowphase.Manifold
-	pairEnts    [][2]arche.Entity
-	pairFlags   []uint8
-	pairInfo    []pairInfo
-	touching    []int32 // pairs with a contact to solve, in pair order
+	// How the three split their items between the workers (balance.go).
+	narrowSplit, prepareSplit, storeSplit balance
+	manifolds                             []narrowphase.Manifold
+	pairEnts                              [][2]arche.Entity
+	pairFlags                             []uint8
+	pairInfo                              []pairInfo
+	touching                              []int32 // pairs with a contact to solve, in pair order
 	// Per block of the narrow phase, at the index of its first pair: where
 	// it ends, how many touching pairs it packed, whether it woke a body.
 	blockEnd, blockTouching []int32

@@ -37,7 +37,13 @@ type helper struct {
 	in     atomic.Uint64
 	parked atomic.Bool
 	wake   chan struct{}
-	_      [40]byte
+	// The helper's own pieces of the last balanced job it worked on (job),
+	// their items and time: written before it stores in for leaving, so
+	// they reach the caller on the line that tells it the helper is done.
+	job   uint64
+	items int64
+	ns    int64
+	_     [16]byte
 }
 
 // subSlices is the number of pieces of each worker's slice of a static
@@ -99,6 +105,10 @@ type pool struct {
 	grain  int               // 0: static split
 	labels []context.Context // per stage, plus the base context last
 	stage  ecs.Stage
+	bal    *balance // the split of the current job, if balanced (run)
+	bounds []int    // bounds[w]: the first item of worker w's slice, when bal is set
+	items  int64    // the caller's own pieces of the current balanced job
+	ns     int64
 	_      [64]byte
 	job    atomic.Uint64
 	_      [56]byte
@@ -204,8 +214,24 @@ func (p *pool) work(w int, j uint64) {
 			p.task.Run(lo, min(lo+p.grain, p.n), w)
 		}
 	}
-	for k := 0; k < subSlices; k++ {
-		p.claim(w, w, k, j)
+	if p.bal != nil {
+		// Time this worker's own pieces, for the next split (balance).
+		start := time.Now()
+		items := 0
+		for k := 0; k < subSlices; k++ {
+			items += p.claim(w, w, k, j)
+		}
+		ns := int64(time.Since(start))
+		if w == 0 {
+			p.items, p.ns = int64(items), ns
+		} else {
+			h := &p.helpers[w-1]
+			h.job, h.items, h.ns = j, int64(items), ns
+		}
+	} else {
+		for k := 0; k < subSlices; k++ {
+			p.claim(w, w, k, j)
+		}
 	}
 	// A helper that found the job open runs all its own pieces that nobody
 	// took. One that is only entering may yet find the job closed (the
@@ -231,28 +257,39 @@ func (p *pool) work(w int, j uint64) {
 
 // piece returns the items of piece s of the static split.
 func (p *pool) piece(s int) (lo, hi int) {
+	if p.bal != nil {
+		o, k := s/subSlices, s%subSlices
+		a, b := p.bounds[o], p.bounds[o+1]
+		return a + k*(b-a)/subSlices, a + (k+1)*(b-a)/subSlices
+	}
 	total := p.workers * subSlices
 	return s * p.n / total, (s + 1) * p.n / total
 }
 
 // claim runs piece k of owner's slice on worker w, unless another worker
-// has claimed it for job j.
-func (p *pool) claim(w, owner, k int, j uint64) {
+// has claimed it for job j, and returns the number of items it ran.
+func (p *pool) claim(w, owner, k int, j uint64) int {
 	f := &p.claims[owner].taken[k]
 	v := f.Load()
 	if v == j || !f.CompareAndSwap(v, j) {
-		return
+		return 0
 	}
-	if lo, hi := p.piece(owner*subSlices + k); lo < hi {
+	lo, hi := p.piece(owner*subSlices + k)
+	if lo < hi {
 		p.task.Run(lo, hi, w)
 	}
+	return hi - lo
 }
 
 // For runs t over [0, n) in blocks of grain items on the workers, handed out
 // first come first served; grain 0 splits [0, n) into one contiguous slice
 // per worker instead (see solver.Executor). A job of one block runs on the
 // caller alone.
-func (p *pool) For(n, grain int, t solver.Task) {
+func (p *pool) For(n, grain int, t solver.Task) { p.run(n, grain, t, nil) }
+
+// run is For; a static job with b set is split by b's shares, which it
+// then adapts (see balance).
+func (p *pool) run(n, grain int, t solver.Task, b *balance) {
 	if n <= 0 {
 		return
 	}
@@ -279,6 +316,9 @@ func (p *pool) For(n, grain int, t solver.Task) {
 	}
 	// No helper is inside a job here (the last For waited for them to
 	// leave), so the job's fields can be written.
+	if grain == 0 && b != nil {
+		p.bal = b.split(p, n)
+	}
 	p.task, p.n, p.grain = t, n, grain
 	p.seq++
 	j := p.seq
@@ -292,6 +332,10 @@ func (p *pool) For(n, grain int, t solver.Task) {
 				runtime.Gosched()
 			}
 		}
+	}
+	if p.bal != nil {
+		p.bal.adapt(p, j)
+		p.bal = nil
 	}
 	p.task = nil
 }

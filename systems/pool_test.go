@@ -3,10 +3,13 @@ package systems
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/tumble2d/tumble/solver"
 )
 
 type countTask struct {
@@ -62,6 +65,17 @@ func (t *stampTask) Run(lo, hi, w int) {
 	}
 }
 
+// runJob runs a job of n items on p: For with grain, or with grain -1 a
+// static job split by bal (pool.run), whose shares the random slow blocks
+// of the stamp task move about.
+func runJob(p *pool, n, grain int, t solver.Task, bal *balance) {
+	if grain < 0 {
+		p.run(n, 0, t, bal)
+		return
+	}
+	p.For(n, grain, t)
+}
+
 // TestPoolLateWake runs thousands of jobs of random sizes, static and
 // dynamic, on 8 workers, with pauses long enough for helpers to park, and
 // checks that each job processes every item exactly once. It guards against
@@ -74,11 +88,12 @@ func TestPoolLateWake(t *testing.T) {
 	defer p.close()
 	task := &stampTask{hits: make([]atomic.Int64, 4000)}
 	rng := rand.New(rand.NewPCG(1, 2))
+	var bal balance
 	for job := int64(1); job <= 4000; job++ {
 		task.job = job
 		n := rng.IntN(len(task.hits))
-		grain := []int{0, 1, 64}[rng.IntN(3)]
-		p.For(n, grain, task)
+		grain := []int{0, 1, 64, -1}[rng.IntN(4)]
+		runJob(p, n, grain, task, &bal)
 		for i := 0; i < n; i++ {
 			if got := task.hits[i].Load(); got != job {
 				t.Fatalf("job %d (n %d, grain %d): item %d holds job %d", job, n, grain, i, got)
@@ -126,11 +141,12 @@ func TestPoolManyShortJobs(t *testing.T) {
 		p := newPool(workers, context.Background())
 		task := &stampTask{hits: make([]atomic.Int64, 4000)}
 		rng := rand.New(rand.NewPCG(1, 2))
+		var bal balance
 		for job := int64(1); job <= 100000; job++ {
 			task.job = job
 			n := 32 + rng.IntN(400)
-			grain := []int{0, 0, 16}[rng.IntN(3)]
-			p.For(n, grain, task)
+			grain := []int{0, 0, 16, -1}[rng.IntN(4)]
+			runJob(p, n, grain, task, &bal)
 			for i := 0; i < n; i++ {
 				if got := task.hits[i].Load(); got != job {
 					t.Fatalf("workers %d job %d (n %d, grain %d): item %d holds job %d", workers, job, n, grain, i, got)
@@ -141,5 +157,83 @@ func TestPoolManyShortJobs(t *testing.T) {
 			}
 		}
 		p.close()
+	}
+}
+
+// TestPoolBalancedSplitCoversEachItemOnce runs static jobs split by fixed,
+// lopsided shares (pool.run with a balance whose shares are set by hand,
+// down to an empty slice) and checks that every item runs exactly once.
+func TestPoolBalancedSplitCoversEachItemOnce(t *testing.T) {
+	for _, workers := range []int{2, 3, 8} {
+		p := newPool(workers, context.Background())
+		for _, lead := range []float64{0, 0.05, 0.5, 0.95, 1} {
+			for _, n := range []int{32, 33, 100, 1000, 4097} {
+				task := &countTask{hits: make([]atomic.Int32, n)}
+				var bal balance
+				for rep := 0; rep < 3; rep++ {
+					// The caller's share is lead, the rest equal: after
+					// each job, set again over what adapt did.
+					bal.share = make([]float64, workers)
+					for w := range bal.share {
+						bal.share[w] = (1 - lead) / float64(workers-1)
+					}
+					bal.share[0] = lead
+					bal.rate = make([]float64, workers)
+					p.run(n, 0, task, &bal)
+				}
+				for i := range task.hits {
+					if got := task.hits[i].Load(); got != 3 {
+						t.Fatalf("workers=%d lead=%g n=%d: item %d ran %d times, want 3", workers, lead, n, i, got)
+					}
+				}
+			}
+		}
+		p.close()
+	}
+}
+
+// TestBalanceAdapt checks the arithmetic of balance.adapt with the workers'
+// timings written by hand: a caller twice as fast per item as the helper
+// moves the shares a quarter of the way to 2/3 and 1/3 per job; a helper
+// whose timing is from another job, or that ran nothing, changes nothing;
+// and no share falls below the floor.
+func TestBalanceAdapt(t *testing.T) {
+	p := &pool{workers: 2, helpers: make([]helper, 1)}
+	var b balance
+	b.split(p, 1000)
+	if got := p.bounds; len(got) != 3 || got[0] != 0 || got[1] != 500 || got[2] != 1000 {
+		t.Fatalf("equal split of 1000: bounds %v, want [0 500 1000]", got)
+	}
+	time := func(job uint64, callerItems, callerNs, helperItems, helperNs int64) {
+		p.items, p.ns = callerItems, callerNs
+		h := &p.helpers[0]
+		h.job, h.items, h.ns = job, helperItems, helperNs
+		b.adapt(p, 7)
+	}
+	time(7, 500, 1000, 500, 2000) // caller 0.5 items/ns, helper 0.25
+	if want := 0.5 + balanceRate*(2.0/3-0.5); math.Abs(b.share[0]-want) > 1e-12 {
+		t.Fatalf("after one job: caller's share %v, want %v", b.share[0], want)
+	}
+	for i := 0; i < 100; i++ {
+		time(7, 500, 1000, 500, 2000)
+	}
+	if math.Abs(b.share[0]-2.0/3) > 1e-9 || math.Abs(b.share[0]+b.share[1]-1) > 1e-12 {
+		t.Fatalf("after many jobs: shares %v, want [2/3 1/3]", b.share)
+	}
+	b.split(p, 999)
+	if p.bounds[1] != 666 {
+		t.Fatalf("split of 999 at shares %v: bounds %v, want the cut at 666", b.share, p.bounds)
+	}
+	before := b.share[0]
+	time(6, 500, 1000, 500, 10) // the helper's timing is from job 6
+	time(7, 500, 1000, 0, 0)    // the helper ran nothing
+	if b.share[0] != before {
+		t.Fatalf("a job without the helper's timing moved the caller's share from %v to %v", before, b.share[0])
+	}
+	for i := 0; i < 100; i++ {
+		time(7, 1, 1e6, 1e6, 1) // the caller a trillion times slower
+	}
+	if floor := balanceFloor / 2; b.share[0] < floor-1e-12 || b.share[0] > floor+1e-3 {
+		t.Fatalf("caller's share %v, want the floor %v", b.share[0], floor)
 	}
 }
