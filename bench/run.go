@@ -226,6 +226,129 @@ func ms(d time.Duration) float64 { return float64(d) / 1e6 }
 // health check and the checksum of the final state. A failed health check is
 // reported in Result.Health, not as an error.
 func Run(scene *Scene, opts Options) (*Result, error) {
+	u, err := newRunner(scene, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer u.sim.Close()
+	runtime.GC()
+	var before, middle, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	mid := u.mid()
+	if opts.Timer != nil {
+		opts.Timer.StartTimer()
+	}
+	for u.next < u.steps {
+		if u.next == mid {
+			runtime.ReadMemStats(&middle) // outside the timed span
+		}
+		if err := u.tick(); err != nil {
+			return nil, err
+		}
+	}
+	if opts.Timer != nil {
+		opts.Timer.StopTimer()
+	}
+	runtime.ReadMemStats(&after)
+	r := u.finish()
+	r.AllocsPerStep = float64(after.Mallocs-before.Mallocs) / float64(r.Timed)
+	r.BytesPerStep = float64(after.TotalAlloc-before.TotalAlloc) / float64(r.Timed)
+	r.LateAllocsPerStep = float64(after.Mallocs-middle.Mallocs) / float64(u.steps-mid)
+	r.GCCycles = after.NumGC - before.NumGC
+	return r, nil
+}
+
+// RunSideBySide runs the simulations of opts side by side, each the scene
+// built in its own world: every simulation in turn runs turn timed ticks
+// (all of them when turn <= 0), until all have run theirs. It returns one
+// Result per entry of opts, as [Run] would, but measured under the same
+// conditions: on a host whose load or whose cores' speed changes from one
+// minute to the next, runs one after the other compare different hosts, and
+// side by side they share each change. opts[i].Timer is not used. The
+// allocation figures count the turns of each simulation (a turn counts as
+// late when its first tick is in the second half of the timed ticks), and
+// each turn starts with the caches holding the others' data: keep turns
+// long enough (tens of ticks) that refilling them stays small.
+func RunSideBySide(scene *Scene, opts []Options, turn int) ([]*Result, error) {
+	runners := make([]*runner, len(opts))
+	defer func() {
+		for _, u := range runners {
+			if u != nil {
+				u.sim.Close()
+			}
+		}
+	}()
+	for i, o := range opts {
+		u, err := newRunner(scene, o)
+		if err != nil {
+			return nil, err
+		}
+		runners[i] = u
+	}
+	type allocs struct {
+		mallocs, bytes, late uint64
+		lateTicks            int
+		gc                   uint32
+	}
+	counts := make([]allocs, len(runners))
+	runtime.GC()
+	var before, after runtime.MemStats
+	for left := true; left; {
+		left = false
+		for i, u := range runners {
+			if u.next == u.steps {
+				continue
+			}
+			first := u.next
+			runtime.ReadMemStats(&before)
+			for k := 0; (turn <= 0 || k < turn) && u.next < u.steps; k++ {
+				if err := u.tick(); err != nil {
+					return nil, err
+				}
+			}
+			runtime.ReadMemStats(&after)
+			c := &counts[i]
+			c.mallocs += after.Mallocs - before.Mallocs
+			c.bytes += after.TotalAlloc - before.TotalAlloc
+			c.gc += after.NumGC - before.NumGC
+			if first >= u.mid() {
+				c.late += after.Mallocs - before.Mallocs
+				c.lateTicks += u.next - first
+			}
+			left = left || u.next < u.steps
+		}
+	}
+	results := make([]*Result, len(runners))
+	for i, u := range runners {
+		r := u.finish()
+		c := &counts[i]
+		r.AllocsPerStep = float64(c.mallocs) / float64(r.Timed)
+		r.BytesPerStep = float64(c.bytes) / float64(r.Timed)
+		if c.lateTicks > 0 {
+			r.LateAllocsPerStep = float64(c.late) / float64(c.lateTicks)
+		}
+		r.GCCycles = c.gc
+		results[i] = r
+	}
+	return results, nil
+}
+
+// runner is one simulation being measured: built and warmed up by
+// newRunner, advanced one timed tick at a time by tick, summed up by finish.
+type runner struct {
+	sim    *Sim
+	opts   Options
+	r      *Result
+	steps  int // ticks in all, warm-up included
+	next   int // the next tick
+	prof   *ecs.Profile
+	stages [ecs.NumStages]time.Duration
+	// contacts is the sum over the timed ticks of Profile.Contacts.
+	contacts int
+}
+
+// newRunner checks the step counts, builds the scene and runs the warm-up.
+func newRunner(scene *Scene, opts Options) (*runner, error) {
 	steps := opts.Steps
 	if steps == 0 {
 		steps = scene.Steps
@@ -240,67 +363,61 @@ func Run(scene *Scene, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer sim.Close()
-	r := &Result{Scene: scene.Name, Scale: sim.Built.Scale, Bodies: len(sim.Built.Bodies),
+	u := &runner{sim: sim, opts: opts, steps: steps, prof: sim.Profile()}
+	u.r = &Result{Scene: scene.Name, Scale: sim.Built.Scale, Bodies: len(sim.Built.Bodies),
 		Workers: sim.Physics.Workers(), Steps: steps, Warmup: opts.Warmup, Timed: steps - opts.Warmup,
 		BuildTime: sim.BuildTime}
-	for i := 0; i < opts.Warmup; i++ {
+	for u.next < opts.Warmup {
 		if err := sim.Step(); err != nil {
+			sim.Close()
 			return nil, err
 		}
+		u.next++
 	}
-	r.StepTimes = make([]time.Duration, 0, r.Timed)
-	var stages [ecs.NumStages]time.Duration
-	contacts := 0
-	prof := sim.Profile()
-	var hookErr error
+	u.r.StepTimes = make([]time.Duration, 0, u.r.Timed)
+	return u, nil
+}
 
-	runtime.GC()
-	var before, middle, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	mid := opts.Warmup + (steps-opts.Warmup)/2
-	if opts.Timer != nil {
-		opts.Timer.StartTimer()
-	}
-	for i := opts.Warmup; i < steps; i++ {
-		if err := sim.Built.PreStep(sim.World); err != nil {
-			hookErr = err
-			break
-		}
-		if i == mid {
-			runtime.ReadMemStats(&middle) // outside the timed span
-		}
-		t0 := time.Now()
-		sim.Physics.Update(sim.World)
-		d := time.Since(t0)
-		r.StepTimes = append(r.StepTimes, d)
-		r.Total += d
-		for s := range stages {
-			stages[s] += prof.Stages[s]
-		}
-		contacts += prof.Contacts
-		if prof.ColoredOnCaller {
-			r.ColoredOnCaller++
-		}
-		r.Swept += prof.Swept
-		r.Impacts += prof.Impacts
-		r.Rewakes += prof.Rewakes
-		if opts.Progress != nil {
-			opts.Progress(i+1, steps, r.Total)
-		}
-	}
-	if opts.Timer != nil {
-		opts.Timer.StopTimer()
-	}
-	runtime.ReadMemStats(&after)
-	if hookErr != nil {
-		return nil, errors.Join(errors.New("bench: scene hook failed"), hookErr)
-	}
+// mid is the first tick of the second half of the timed ticks.
+func (u *runner) mid() int { return u.opts.Warmup + (u.steps-u.opts.Warmup)/2 }
 
+// tick runs the scene's hook untimed, then one timed Physics.Update, and
+// adds up its profile.
+func (u *runner) tick() error {
+	sim, r, prof := u.sim, u.r, u.prof
+	if err := sim.Built.PreStep(sim.World); err != nil {
+		return errors.Join(errors.New("bench: scene hook failed"), err)
+	}
+	t0 := time.Now()
+	sim.Physics.Update(sim.World)
+	d := time.Since(t0)
+	r.StepTimes = append(r.StepTimes, d)
+	r.Total += d
+	for s := range u.stages {
+		u.stages[s] += prof.Stages[s]
+	}
+	u.contacts += prof.Contacts
+	if prof.ColoredOnCaller {
+		r.ColoredOnCaller++
+	}
+	r.Swept += prof.Swept
+	r.Impacts += prof.Impacts
+	r.Rewakes += prof.Rewakes
+	u.next++
+	if u.opts.Progress != nil {
+		u.opts.Progress(u.next, u.steps, r.Total)
+	}
+	return nil
+}
+
+// finish fills in the timing statistics, the last tick's counters, the
+// health check and the checksum (all but the allocation figures).
+func (u *runner) finish() *Result {
+	r, prof := u.r, u.prof
 	n := time.Duration(r.Timed)
 	r.Mean = r.Total / n
-	for s := range stages {
-		r.Stages[s] = stages[s] / n
+	for s := range u.stages {
+		r.Stages[s] = u.stages[s] / n
 	}
 	sorted := slices.Clone(r.StepTimes)
 	slices.Sort(sorted)
@@ -312,12 +429,8 @@ func Run(scene *Scene, opts Options) (*Result, error) {
 	r.P95 = sorted[int(math.Ceil(0.95*float64(len(sorted))))-1]
 	r.Contacts, r.Points, r.Awake, r.Frozen = prof.Contacts, prof.Points, prof.Bodies, prof.Frozen
 	r.Islands, r.Pairs, r.Colors = prof.Islands, prof.Pairs, prof.Colors
-	r.MeanContacts = float64(contacts) / float64(r.Timed)
-	r.AllocsPerStep = float64(after.Mallocs-before.Mallocs) / float64(r.Timed)
-	r.BytesPerStep = float64(after.TotalAlloc-before.TotalAlloc) / float64(r.Timed)
-	r.LateAllocsPerStep = float64(after.Mallocs-middle.Mallocs) / float64(steps-mid)
-	r.GCCycles = after.NumGC - before.NumGC
-	r.Health = sim.Health()
-	r.Checksum = sim.Checksum()
-	return r, nil
+	r.MeanContacts = float64(u.contacts) / float64(r.Timed)
+	r.Health = u.sim.Health()
+	r.Checksum = u.sim.Checksum()
+	return r
 }

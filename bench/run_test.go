@@ -164,6 +164,49 @@ func TestRunAllScenes(t *testing.T) {
 	}
 }
 
+// TestRunSideBySide runs tumbler on 1, 2 and 3 workers side by side, in
+// turns of 7 ticks and in one turn each, and wants from each simulation what
+// Run gives alone: the same checksum (the simulations share nothing, so
+// taking turns cannot change a result), every timed tick timed, and the
+// counters filled in. Bad options are refused, as by Run.
+func TestRunSideBySide(t *testing.T) {
+	s, _ := Lookup("tumbler")
+	steps := 40
+	if heavy() {
+		steps = 12
+	}
+	alone, err := Run(s, Options{Workers: 1, Steps: steps, Warmup: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := []Options{{Workers: 1, Steps: steps, Warmup: 1}, {Workers: 2, Steps: steps, Warmup: 1},
+		{Workers: 3, Steps: steps - 5, Warmup: 2}}
+	for _, turn := range []int{7, 0} {
+		rs, err := RunSideBySide(s, opts, turn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rs) != len(opts) {
+			t.Fatalf("turn %d: %d results for %d simulations", turn, len(rs), len(opts))
+		}
+		for i, r := range rs {
+			o := opts[i]
+			if r.Workers != o.Workers || r.Steps != o.Steps || r.Timed != o.Steps-o.Warmup || len(r.StepTimes) != r.Timed {
+				t.Errorf("turn %d, simulation %d: result %+v for options %+v", turn, i, r, o)
+			}
+			if r.Mean <= 0 || r.Min > r.Median || r.Median > r.Max || r.Contacts == 0 || r.Health.Message == "" {
+				t.Errorf("turn %d, simulation %d: result %+v", turn, i, r)
+			}
+			if o.Steps == steps && r.Checksum != alone.Checksum {
+				t.Errorf("turn %d, %d workers: checksum %s, alone %s", turn, o.Workers, r.Checksum, alone.Checksum)
+			}
+		}
+	}
+	if _, err := RunSideBySide(s, []Options{{Workers: 1, Steps: 5}, {Warmup: 5, Steps: 5}}, 3); err == nil {
+		t.Error("RunSideBySide took a run with no timed tick")
+	}
+}
+
 func TestFallingBricksTurnsGravity(t *testing.T) {
 	sim := newSim(t, "falling_bricks", Options{Workers: 1})
 	want := []components.Vec2{{X: 0, Y: -10}, {X: -10, Y: 0}, {X: 0, Y: 10}, {X: 10, Y: 0}, {X: 0, Y: -10}}

@@ -12,6 +12,14 @@
 //	go run ./cmd/stress -scene large_pyramid
 //	go run ./cmd/stress -scene all -workers 1,2 -repeat 3
 //	go run ./cmd/stress -scene mixed_pile -scale 4 -json
+//	go run ./cmd/stress -scene tumbler -workers 1,2 -interleave 25 -repeat 5
+//
+// With -interleave N, the runs of one scene on the listed worker counts are
+// made side by side in one process (bench.RunSideBySide): each simulation in
+// turn runs N ticks. Where the host's load, or how fast its cores answer
+// each other, changes from one minute to the next, runs one after the other
+// can compare two different hosts; side by side, every change falls on all
+// of them, so their ratio holds.
 //
 // Flags:
 //
@@ -20,6 +28,7 @@
 //	-warmup N       untimed ticks at the start (default 1)
 //	-workers LIST   comma-separated worker counts, one run each (default GOMAXPROCS)
 //	-repeat N       runs per scene and worker count; the median run is reported
+//	-interleave N   run a scene's worker counts side by side, N ticks a turn
 //	-scale F        body-count factor of circle_rain, mixed_pile and cool_demo
 //	-json           one JSON object per reported run, one per line, on stdout
 //	-csv FILE       one CSV row per reported run
@@ -73,6 +82,7 @@ type options struct {
 	coreRTT        time.Duration
 	workers        []int
 	repeat         int
+	interleave     int // ticks a turn when side by side; 0: one after the other
 	scale          float64
 	json           bool
 	csv            string
@@ -100,6 +110,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	workersFlag := fs.String("workers", "", "comma-separated worker counts, one run each (default: GOMAXPROCS = "+
 		strconv.Itoa(runtime.GOMAXPROCS(0))+")")
 	repeat := fs.Int("repeat", 1, "runs per scene and worker count; the median run (by mean ms/step) is reported")
+	interleave := fs.Int("interleave", 0, "run each scene's -workers counts side by side in one process, each in turn for this many ticks, so that changes of the host's load fall on all of them (0: one after the other)")
 	scale := fs.Float64("scale", 1, "body-count factor of the scalable scenes (circle_rain, mixed_pile, cool_demo)")
 	jsonOut := fs.Bool("json", false, "print one JSON object per reported run, one per line, instead of tables")
 	csvOut := fs.String("csv", "", "write one CSV row per reported run to this `file`")
@@ -118,7 +129,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	if fs.NArg() > 0 {
 		return nil, usagef("unexpected argument %q (flags only)", fs.Arg(0))
 	}
-	o := &options{steps: *steps, warmup: *warmup, repeat: *repeat, scale: *scale, json: *jsonOut, csv: *csvOut,
+	o := &options{steps: *steps, warmup: *warmup, repeat: *repeat, interleave: *interleave, scale: *scale, json: *jsonOut, csv: *csvOut,
 		cpuProfile: *cpu, memProfile: *mem, memProfileRate: *memRate, trace: *traceOut, pprofAddr: *pprofAddr}
 
 	if *sceneFlag == "all" {
@@ -150,6 +161,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		return nil, usagef("-warmup %d: must be >= 0", o.warmup)
 	case o.repeat < 1:
 		return nil, usagef("-repeat %d: must be >= 1", o.repeat)
+	case o.interleave < 0:
+		return nil, usagef("-interleave %d: must be >= 0 (0 runs the worker counts one after the other)", o.interleave)
 	case !(o.scale > 0) || math.IsInf(o.scale, 0):
 		return nil, usagef("-scale %v: must be > 0 and finite", o.scale)
 	case o.memProfileRate < 0:
@@ -256,10 +269,24 @@ func execute(o *options, stdout, stderr io.Writer) (err error) {
 		if o.scale != 1 && !s.Scalable && !o.json {
 			fmt.Fprintf(stderr, "stress: %s does not scale; -scale %v ignored\n", s.Name, o.scale)
 		}
-		for _, workers := range o.workers {
-			rep, err := measure(s, o, workers, progress, stderr)
+		var reps []*report
+		if o.interleave > 0 && len(o.workers) > 1 {
+			rs, err := measureSideBySide(s, o, progress, stderr)
 			if err != nil {
 				return err
+			}
+			reps = rs
+		}
+		for i, workers := range o.workers {
+			var rep *report
+			if reps != nil {
+				rep = reps[i]
+			} else {
+				r, err := measure(s, o, workers, progress, stderr)
+				if err != nil {
+					return err
+				}
+				rep = r
 			}
 			reports = append(reports, rep)
 			if o.json {
@@ -291,19 +318,40 @@ func execute(o *options, stdout, stderr io.Writer) (err error) {
 // report is one reported run: the median of the repeats.
 type report struct {
 	*bench.Result
-	repeats   []float64 // mean ms/step of every repeat, in run order
-	checksums []string  // of every repeat
-	healthy   bool      // all repeats healthy
+	runs      []*bench.Result // every repeat, in run order
+	repeats   []float64       // mean ms/step of every repeat, in run order
+	checksums []string        // of every repeat
+	healthy   bool            // all repeats healthy
 	about     string
 	// coreRTT and coreRTTAfter are the core-to-core round trip
 	// (coreRoundTrip) just before the first repeat and just after the
 	// last; 0 when not measured (no run of the command has 2 workers).
 	coreRTT, coreRTTAfter time.Duration
+	// interleave is the ticks a turn when the runs were side by side with
+	// the scene's other worker counts, else 0.
+	interleave int
+}
+
+// add records one repeat.
+func (rep *report) add(r *bench.Result) {
+	rep.runs = append(rep.runs, r)
+	rep.repeats = append(rep.repeats, r.MsPerStep())
+	rep.checksums = append(rep.checksums, r.Checksum)
+	if !r.Health.OK {
+		rep.healthy = false
+	}
+}
+
+// pick sets the reported run to the median of the repeats (by mean
+// ms/step).
+func (rep *report) pick() {
+	sorted := slices.Clone(rep.runs)
+	slices.SortStableFunc(sorted, func(a, b *bench.Result) int { return int(a.Mean - b.Mean) })
+	rep.Result = sorted[(len(sorted)-1)/2]
 }
 
 // measure runs scene s o.repeat times on workers and returns the median run.
 func measure(s *bench.Scene, o *options, workers int, progress bool, stderr io.Writer) (*report, error) {
-	var runs []*bench.Result
 	rep := &report{healthy: true, about: s.About}
 	if o.coreRTT > 0 {
 		rep.coreRTT = coreRoundTrip()
@@ -323,17 +371,54 @@ func measure(s *bench.Scene, o *options, workers int, progress bool, stderr io.W
 		if err != nil {
 			return nil, err
 		}
-		runs = append(runs, r)
-		rep.repeats = append(rep.repeats, r.MsPerStep())
-		rep.checksums = append(rep.checksums, r.Checksum)
-		if !r.Health.OK {
-			rep.healthy = false
+		rep.add(r)
+	}
+	rep.pick()
+	return rep, nil
+}
+
+// measureSideBySide runs scene s o.repeat times on all of o.workers side by
+// side (bench.RunSideBySide, o.interleave ticks a turn) and returns the
+// median run of each worker count, in the order of o.workers.
+func measureSideBySide(s *bench.Scene, o *options, progress bool, stderr io.Writer) ([]*report, error) {
+	reps := make([]*report, len(o.workers))
+	for i := range reps {
+		reps[i] = &report{healthy: true, about: s.About, interleave: o.interleave}
+	}
+	var before time.Duration
+	if o.coreRTT > 0 {
+		before = coreRoundTrip()
+	}
+	for k := 0; k < o.repeat; k++ {
+		opts := make([]bench.Options, len(o.workers))
+		for i, workers := range o.workers {
+			opts[i] = bench.Options{Workers: workers, Steps: o.steps, Warmup: o.warmup, Scale: o.scale}
+		}
+		var p *progressLine
+		if progress {
+			p = newProgressLine(stderr, s.Name, o.workers[0], o.warmup)
+			opts[0].Progress = p.update
+		}
+		rs, err := bench.RunSideBySide(s, opts, o.interleave)
+		if p != nil {
+			p.clear()
+		}
+		if err != nil {
+			return nil, err
+		}
+		for i, r := range rs {
+			reps[i].add(r)
 		}
 	}
-	sorted := slices.Clone(runs)
-	slices.SortStableFunc(sorted, func(a, b *bench.Result) int { return int(a.Mean - b.Mean) })
-	rep.Result = sorted[(len(sorted)-1)/2]
-	return rep, nil
+	var after time.Duration
+	if o.coreRTT > 0 {
+		after = coreRoundTrip()
+	}
+	for _, rep := range reps {
+		rep.pick()
+		rep.coreRTT, rep.coreRTTAfter = before, after
+	}
+	return reps, nil
 }
 
 // verdict returns a failure for unhealthy runs and for checksums of one

@@ -25,6 +25,7 @@ func TestBadFlagsExitTwo(t *testing.T) {
 		{"-scale", "NaN"},
 		{"-pprof", "nonsense"},
 		{"-memprofilerate", "-1"},
+		{"-interleave", "-1"},
 		{"-bogus"},
 		{"stray"},
 	} {
@@ -104,6 +105,47 @@ func TestHumanOutput(t *testing.T) {
 		"events", "awake", "contacts", "allocations", "in the second half", "GC cycles", "health: ok", "checksum"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+// TestInterleave runs two worker counts side by side, twice: a report per
+// worker count, each saying so, with the same checksum as a run alone, and
+// the interleave in the JSON.
+func TestInterleave(t *testing.T) {
+	var alone, errOut bytes.Buffer
+	if code := run([]string{"-scene", "tumbler", "-steps", "30", "-workers", "2", "-json"}, &alone, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	var want map[string]any
+	if err := json.Unmarshal(alone.Bytes(), &want); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	args := []string{"-scene", "tumbler", "-steps", "30", "-workers", "1,2", "-interleave", "4", "-repeat", "2"}
+	if code := run(args, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	if n := strings.Count(out.String(), "side by side with the other worker counts (4 ticks a turn)"); n != 2 {
+		t.Errorf("%d reports say they ran side by side, want 2:\n%s", n, out.String())
+	}
+	if n := strings.Count(out.String(), "median of 2 runs"); n != 2 {
+		t.Errorf("%d reports are medians of 2 runs, want 2:\n%s", n, out.String())
+	}
+	if !strings.Contains(out.String(), want["checksum"].(string)) {
+		t.Errorf("side by side, the checksum of a run alone (%v) is missing:\n%s", want["checksum"], out.String())
+	}
+	out.Reset()
+	if code := run(append(args, "-json"), &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	for i, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatal(err)
+		}
+		if m["interleave"] != 4.0 || m["workers"] != float64(i+1) || m["checksum"] != want["checksum"] {
+			t.Errorf("line %d: %s", i, line)
 		}
 	}
 }
