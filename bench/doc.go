@@ -18,7 +18,9 @@
 // them; [Run] builds a Sim, runs warm-up and timed steps and returns a
 // [Result] with per-step wall times, per-stage times from the ecs.Profile
 // resource, allocation and GC counts, the health check and a [Checksum] of the
-// final transforms.
+// final transforms. [RunSideBySide] runs several such simulations (say, one
+// per worker count) in one process, each in turn for a number of ticks, so
+// that a change in the host's load falls on all of them alike.
 //
 // # Scale
 //
