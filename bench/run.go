@@ -238,16 +238,21 @@ func Run(scene *Scene, opts Options) (*Result, error) {
 	if opts.Timer != nil {
 		opts.Timer.StartTimer()
 	}
-	for u.next < u.steps {
+	for u.next < u.steps && err == nil {
 		if u.next == mid {
-			runtime.ReadMemStats(&middle) // outside the timed span
+			// Outside the timed span, and before the tick's hook: the
+			// late half is its ticks with their hooks.
+			runtime.ReadMemStats(&middle)
 		}
-		if err := u.tick(); err != nil {
-			return nil, err
+		if err = u.hook(); err == nil {
+			u.update()
 		}
 	}
 	if opts.Timer != nil {
 		opts.Timer.StopTimer()
+	}
+	if err != nil {
+		return nil, err
 	}
 	runtime.ReadMemStats(&after)
 	r := u.finish()
@@ -299,12 +304,15 @@ func RunSideBySide(scene *Scene, opts []Options, turn int) ([]*Result, error) {
 			if u.next == u.steps {
 				continue
 			}
+			// A turn ends at the middle of the timed ticks too, so that
+			// the late allocations are those of the second half, as in Run.
 			first := u.next
 			runtime.ReadMemStats(&before)
-			for k := 0; (turn <= 0 || k < turn) && u.next < u.steps; k++ {
-				if err := u.tick(); err != nil {
+			for k := 0; (turn <= 0 || k < turn) && u.next < u.steps && (k == 0 || u.next != u.mid()); k++ {
+				if err := u.hook(); err != nil {
 					return nil, err
 				}
+				u.update()
 			}
 			runtime.ReadMemStats(&after)
 			c := &counts[i]
@@ -334,7 +342,8 @@ func RunSideBySide(scene *Scene, opts []Options, turn int) ([]*Result, error) {
 }
 
 // runner is one simulation being measured: built and warmed up by
-// newRunner, advanced one timed tick at a time by tick, summed up by finish.
+// newRunner, advanced one tick at a time by hook and update, summed up by
+// finish.
 type runner struct {
 	sim    *Sim
 	opts   Options
@@ -381,13 +390,18 @@ func newRunner(scene *Scene, opts Options) (*runner, error) {
 // mid is the first tick of the second half of the timed ticks.
 func (u *runner) mid() int { return u.opts.Warmup + (u.steps-u.opts.Warmup)/2 }
 
-// tick runs the scene's hook untimed, then one timed Physics.Update, and
-// adds up its profile.
-func (u *runner) tick() error {
-	sim, r, prof := u.sim, u.r, u.prof
-	if err := sim.Built.PreStep(sim.World); err != nil {
+// hook runs the scene's hook (Built.PreStep) of the next tick, untimed.
+func (u *runner) hook() error {
+	if err := u.sim.Built.PreStep(u.sim.World); err != nil {
 		return errors.Join(errors.New("bench: scene hook failed"), err)
 	}
+	return nil
+}
+
+// update runs the next tick's Physics.Update, timed, after its hook, and
+// adds up its profile.
+func (u *runner) update() {
+	sim, r, prof := u.sim, u.r, u.prof
 	t0 := time.Now()
 	sim.Physics.Update(sim.World)
 	d := time.Since(t0)
@@ -407,7 +421,6 @@ func (u *runner) tick() error {
 	if u.opts.Progress != nil {
 		u.opts.Progress(u.next, u.steps, r.Total)
 	}
-	return nil
 }
 
 // finish fills in the timing statistics, the last tick's counters, the

@@ -1,9 +1,13 @@
 package bench
 
 import (
+	"errors"
 	"math"
+	"strings"
 	"testing"
 	"time"
+
+	arche "github.com/mlange-42/arche/ecs"
 
 	"github.com/mlange-42/arche/generic"
 	"github.com/tumble2d/tumble/components"
@@ -204,6 +208,71 @@ func TestRunSideBySide(t *testing.T) {
 	}
 	if _, err := RunSideBySide(s, []Options{{Workers: 1, Steps: 5}, {Warmup: 5, Steps: 5}}, 3); err == nil {
 		t.Error("RunSideBySide took a run with no timed tick")
+	}
+}
+
+// hookScene is cool_demo with its hook replaced: it allocates one object
+// every tick, and fails at tick failAt (if > 0).
+func hookScene(failAt int) *Scene {
+	base, _ := Lookup("cool_demo")
+	s := *base
+	s.build = func(w *arche.World, scale float64) (*Built, error) {
+		b, err := base.build(w, scale)
+		if err != nil {
+			return nil, err
+		}
+		b.tick = func(_ *arche.World, tick int) error {
+			hookSink = append(make([]int, 0, 8), tick)
+			if failAt > 0 && tick == failAt {
+				return errors.New("the hook's planned failure")
+			}
+			return nil
+		}
+		return b, nil
+	}
+	return &s
+}
+
+var hookSink []int
+
+// countTimer counts a benchmark timer's starts and stops.
+type countTimer struct{ starts, stops int }
+
+func (c *countTimer) StartTimer() { c.starts++ }
+func (c *countTimer) StopTimer()  { c.stops++ }
+
+// TestRunHookFailureAndLateAllocations checks the measuring around the
+// scene hook: a failing hook is reported with the timer stopped, and a hook
+// that allocates every tick shows in the late allocations, of Run and of
+// RunSideBySide whatever its turns (one turn each used to count none).
+func TestRunHookFailureAndLateAllocations(t *testing.T) {
+	var ct countTimer
+	if _, err := Run(hookScene(5), Options{Workers: 1, Steps: 20, Warmup: 1, Timer: &ct}); err == nil ||
+		!strings.Contains(err.Error(), "planned failure") {
+		t.Errorf("a failing hook gave %v", err)
+	}
+	if ct.starts != 1 || ct.stops != 1 {
+		t.Errorf("timer started %d and stopped %d times, want 1 and 1", ct.starts, ct.stops)
+	}
+	opts := Options{Workers: 1, Steps: 20, Warmup: 1}
+	r, err := Run(hookScene(0), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.LateAllocsPerStep < 1 {
+		t.Errorf("Run: %v late allocations per tick, want at least the hook's 1", r.LateAllocsPerStep)
+	}
+	for _, turn := range []int{0, 3, 19} {
+		rs, err := RunSideBySide(hookScene(0), []Options{opts, opts}, turn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, r := range rs {
+			if r.LateAllocsPerStep < 1 || r.AllocsPerStep < 1 {
+				t.Errorf("turn %d, simulation %d: %v allocations and %v late per tick, want at least the hook's 1",
+					turn, i, r.AllocsPerStep, r.LateAllocsPerStep)
+			}
+		}
 	}
 }
 

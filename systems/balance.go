@@ -67,34 +67,45 @@ func (b *balance) split(p *pool, n int) *balance {
 	return b
 }
 
-// adapt moves the shares towards the rates at which each worker ran its
-// own pieces of job j. A job in which a helper did not work (it came late,
-// and its pieces were taken from it) leaves them as they are.
-func (b *balance) adapt(p *pool, j uint64) {
-	sum := 0.0
+// adapt moves the shares towards the rates at which the workers ran their
+// own pieces of job j: the caller's items and ns, each helper's from its
+// record. The shares of the workers measured (those that ran some of their
+// own items in job j; a helper that came late, and whose pieces were taken
+// from it, is not) are shared out again among them by their rates; the
+// others keep theirs.
+func (b *balance) adapt(p *pool, j uint64, items, ns int64) {
+	held, sum, measured := 0.0, 0.0, 0
 	for w := range b.rate {
-		items, ns := p.items, p.ns
 		if w > 0 {
 			h := &p.helpers[w-1]
-			if h.job != j {
-				return
-			}
 			items, ns = h.items, h.ns
+			if h.job != j {
+				items = 0
+			}
 		}
-		if items <= 0 || ns <= 0 {
-			return
+		b.rate[w] = 0
+		if items > 0 && ns > 0 {
+			b.rate[w] = float64(items) / float64(ns)
+			held += b.share[w]
+			sum += b.rate[w]
+			measured++
 		}
-		b.rate[w] = float64(items) / float64(ns)
-		sum += b.rate[w]
 	}
-	// The new shares sum to 1, as the old ones and the rates' do. Those
-	// below the floor are raised to it, and the others give up the
-	// difference in proportion to what they hold above it (the floors add
-	// up to balanceFloor < 1, so they hold enough).
+	if measured < 2 {
+		return
+	}
+	// The new shares sum to 1, as the old ones do: the measured workers'
+	// targets add up to what they held. Those below the floor are raised
+	// to it, and the others give up the difference in proportion to what
+	// they hold above it (the floors add up to balanceFloor < 1, so they
+	// hold enough).
 	floor := balanceFloor / float64(len(b.share))
 	short, above := 0.0, 0.0
 	for w := range b.share {
-		s := b.share[w] + balanceRate*(b.rate[w]/sum-b.share[w])
+		s := b.share[w]
+		if b.rate[w] > 0 {
+			s += balanceRate * (held*b.rate[w]/sum - s)
+		}
 		if s < floor {
 			short += floor - s
 			s = floor

@@ -107,8 +107,6 @@ type pool struct {
 	stage  ecs.Stage
 	bal    *balance // the split of the current job, if balanced (run)
 	bounds []int    // bounds[w]: the first item of worker w's slice, when bal is set
-	items  int64    // the caller's own pieces of the current balanced job
-	ns     int64
 	_      [64]byte
 	job    atomic.Uint64
 	_      [56]byte
@@ -164,7 +162,9 @@ func (p *pool) loop(i int) {
 		if p.job.Load() == j {
 			h.in.Store(j | workingBit)
 			pprof.SetGoroutineLabels(p.labels[p.stage])
-			p.work(i+1, j)
+			if items, ns := p.work(i+1, j); ns >= 0 {
+				h.job, h.items, h.ns = j, items, ns
+			}
 		}
 		h.in.Store(j | closedBit)
 	}
@@ -203,8 +203,11 @@ func (p *pool) waitJob(h *helper, seen uint64) uint64 {
 	}
 }
 
-// work claims and runs blocks of job j until none are left.
-func (p *pool) work(w int, j uint64) {
+// work claims and runs blocks of job j until none are left. In a balanced
+// job it returns the items of worker w's own pieces and the nanoseconds it
+// took to run them; otherwise ns is -1.
+func (p *pool) work(w int, j uint64) (items, ns int64) {
+	ns = -1
 	if p.grain != 0 {
 		for {
 			lo := int(p.next.Add(int64(p.grain))) - p.grain
@@ -217,17 +220,10 @@ func (p *pool) work(w int, j uint64) {
 	if p.bal != nil {
 		// Time this worker's own pieces, for the next split (balance).
 		start := time.Now()
-		items := 0
 		for k := 0; k < subSlices; k++ {
-			items += p.claim(w, w, k, j)
+			items += int64(p.claim(w, w, k, j))
 		}
-		ns := int64(time.Since(start))
-		if w == 0 {
-			p.items, p.ns = int64(items), ns
-		} else {
-			h := &p.helpers[w-1]
-			h.job, h.items, h.ns = j, int64(items), ns
-		}
+		ns = int64(time.Since(start))
 	} else {
 		for k := 0; k < subSlices; k++ {
 			p.claim(w, w, k, j)
@@ -253,6 +249,7 @@ func (p *pool) work(w int, j uint64) {
 			p.claim(w, owner, k, j)
 		}
 	}
+	return items, ns
 }
 
 // piece returns the items of piece s of the static split.
@@ -324,7 +321,7 @@ func (p *pool) run(n, grain int, t solver.Task, b *balance) {
 	j := p.seq
 	p.job.Store(j)
 	p.wakeParked()
-	p.work(0, j)
+	items, ns := p.work(0, j)
 	p.job.Store(j | closedBit)
 	for i := range p.helpers {
 		for k := 1; p.helpers[i].in.Load()&^workingBit == j; k++ {
@@ -334,7 +331,7 @@ func (p *pool) run(n, grain int, t solver.Task, b *balance) {
 		}
 	}
 	if p.bal != nil {
-		p.bal.adapt(p, j)
+		p.bal.adapt(p, j, items, ns)
 		p.bal = nil
 	}
 	p.task = nil

@@ -196,7 +196,8 @@ func TestPoolBalancedSplitCoversEachItemOnce(t *testing.T) {
 // timings written by hand: a caller twice as fast per item as the helper
 // moves the shares a quarter of the way to 2/3 and 1/3 per job; a helper
 // whose timing is from another job, or that ran nothing, changes nothing;
-// and no share falls below the floor.
+// no share falls below the floor; and of three workers, one not timed keeps
+// its share while the other two share out theirs.
 func TestBalanceAdapt(t *testing.T) {
 	p := &pool{workers: 2, helpers: make([]helper, 1)}
 	var b balance
@@ -205,10 +206,9 @@ func TestBalanceAdapt(t *testing.T) {
 		t.Fatalf("equal split of 1000: bounds %v, want [0 500 1000]", got)
 	}
 	time := func(job uint64, callerItems, callerNs, helperItems, helperNs int64) {
-		p.items, p.ns = callerItems, callerNs
 		h := &p.helpers[0]
 		h.job, h.items, h.ns = job, helperItems, helperNs
-		b.adapt(p, 7)
+		b.adapt(p, 7, callerItems, callerNs)
 	}
 	time(7, 500, 1000, 500, 2000) // caller 0.5 items/ns, helper 0.25
 	if want := 0.5 + balanceRate*(2.0/3-0.5); math.Abs(b.share[0]-want) > 1e-12 {
@@ -235,5 +235,21 @@ func TestBalanceAdapt(t *testing.T) {
 	}
 	if floor := balanceFloor / 2; b.share[0] < floor-1e-12 || b.share[0] > floor+1e-3 {
 		t.Fatalf("caller's share %v, want the floor %v", b.share[0], floor)
+	}
+
+	// Three workers, the second helper without a timing of this job: it
+	// keeps its share, and the other two share out theirs (2/3 of the
+	// items) by their rates, 3 to 1.
+	p = &pool{workers: 3, helpers: make([]helper, 2)}
+	b = balance{}
+	b.split(p, 900)
+	for i := 0; i < 200; i++ {
+		p.helpers[0].job, p.helpers[0].items, p.helpers[0].ns = 9, 100, 400
+		p.helpers[1].job, p.helpers[1].items, p.helpers[1].ns = 8, 300, 1
+		b.adapt(p, 9, 300, 400)
+	}
+	if want := [3]float64{0.5, 1.0 / 6, 1.0 / 3}; math.Abs(b.share[0]-want[0]) > 1e-9 ||
+		math.Abs(b.share[1]-want[1]) > 1e-9 || b.share[2] != want[2] {
+		t.Fatalf("three workers, one not timed: shares %v, want %v", b.share, want)
 	}
 }

@@ -270,6 +270,9 @@ func execute(o *options, stdout, stderr io.Writer) (err error) {
 			fmt.Fprintf(stderr, "stress: %s does not scale; -scale %v ignored\n", s.Name, o.scale)
 		}
 		var reps []*report
+		if o.interleave > 0 && len(o.workers) == 1 && !o.json {
+			fmt.Fprintf(stderr, "stress: -interleave needs two worker counts or more; %s runs alone\n", s.Name)
+		}
 		if o.interleave > 0 && len(o.workers) > 1 {
 			rs, err := measureSideBySide(s, o, progress, stderr)
 			if err != nil {
@@ -330,6 +333,23 @@ type report struct {
 	// interleave is the ticks a turn when the runs were side by side with
 	// the scene's other worker counts, else 0.
 	interleave int
+	// speedups, side by side, holds for each repeat the mean ms/step of the
+	// first worker count over this one's in the same repeat: a ratio of two
+	// runs made under the same conditions.
+	speedups []float64
+}
+
+// speedup returns the median of the speedups, or 0 when there are none.
+func (rep *report) speedup() float64 {
+	if len(rep.speedups) == 0 {
+		return 0
+	}
+	s := slices.Clone(rep.speedups)
+	slices.Sort(s)
+	if n := len(s); n%2 == 0 {
+		return (s[n/2-1] + s[n/2]) / 2
+	}
+	return s[len(s)/2]
 }
 
 // add records one repeat.
@@ -379,7 +399,11 @@ func measure(s *bench.Scene, o *options, workers int, progress bool, stderr io.W
 
 // measureSideBySide runs scene s o.repeat times on all of o.workers side by
 // side (bench.RunSideBySide, o.interleave ticks a turn) and returns the
-// median run of each worker count, in the order of o.workers.
+// median run of each worker count, in the order of o.workers. The order of
+// the turns is reversed every other repeat: a turn starts with the caches
+// holding the last turn's data and with its own helpers parked (a turn
+// outlasts their spin), and the last turn's helpers spin into it for up to
+// a millisecond; alternating shares those costs out.
 func measureSideBySide(s *bench.Scene, o *options, progress bool, stderr io.Writer) ([]*report, error) {
 	reps := make([]*report, len(o.workers))
 	for i := range reps {
@@ -390,13 +414,20 @@ func measureSideBySide(s *bench.Scene, o *options, progress bool, stderr io.Writ
 		before = coreRoundTrip()
 	}
 	for k := 0; k < o.repeat; k++ {
-		opts := make([]bench.Options, len(o.workers))
-		for i, workers := range o.workers {
-			opts[i] = bench.Options{Workers: workers, Steps: o.steps, Warmup: o.warmup, Scale: o.scale}
+		order := make([]int, len(o.workers)) // order[i]: the worker count of turn i
+		for i := range order {
+			order[i] = i
+			if k%2 == 1 {
+				order[i] = len(order) - 1 - i
+			}
+		}
+		opts := make([]bench.Options, len(order))
+		for i, c := range order {
+			opts[i] = bench.Options{Workers: o.workers[c], Steps: o.steps, Warmup: o.warmup, Scale: o.scale}
 		}
 		var p *progressLine
 		if progress {
-			p = newProgressLine(stderr, s.Name, o.workers[0], o.warmup)
+			p = newProgressLine(stderr, s.Name, opts[0].Workers, o.warmup)
 			opts[0].Progress = p.update
 		}
 		rs, err := bench.RunSideBySide(s, opts, o.interleave)
@@ -406,8 +437,13 @@ func measureSideBySide(s *bench.Scene, o *options, progress bool, stderr io.Writ
 		if err != nil {
 			return nil, err
 		}
-		for i, r := range rs {
-			reps[i].add(r)
+		byCount := make([]*bench.Result, len(rs))
+		for i, c := range order {
+			byCount[c] = rs[i]
+		}
+		for c, r := range byCount {
+			reps[c].add(r)
+			reps[c].speedups = append(reps[c].speedups, float64(byCount[0].Mean)/float64(r.Mean))
 		}
 	}
 	var after time.Duration

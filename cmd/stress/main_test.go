@@ -129,6 +129,9 @@ func TestInterleave(t *testing.T) {
 	if n := strings.Count(out.String(), "side by side with the other worker counts (4 ticks a turn)"); n != 2 {
 		t.Errorf("%d reports say they ran side by side, want 2:\n%s", n, out.String())
 	}
+	if n := strings.Count(out.String(), "times as fast as the first worker count (per repeat: "); n != 1 {
+		t.Errorf("%d reports give the speedup side by side, want 1 (the 2-worker one):\n%s", n, out.String())
+	}
 	if n := strings.Count(out.String(), "median of 2 runs"); n != 2 {
 		t.Errorf("%d reports are medians of 2 runs, want 2:\n%s", n, out.String())
 	}
@@ -147,6 +150,15 @@ func TestInterleave(t *testing.T) {
 		if m["interleave"] != 4.0 || m["workers"] != float64(i+1) || m["checksum"] != want["checksum"] {
 			t.Errorf("line %d: %s", i, line)
 		}
+		if sp, _ := m["speedup"].(float64); (i == 0 && sp != 1) || (i == 1 && !(sp > 0)) {
+			t.Errorf("line %d: speedup %v", i, m["speedup"])
+		}
+	}
+	out.Reset()
+	errOut.Reset()
+	if code := run([]string{"-scene", "cool_demo", "-steps", "5", "-workers", "2", "-interleave", "3"}, &out, &errOut); code != 0 ||
+		!strings.Contains(errOut.String(), "-interleave needs two worker counts") {
+		t.Errorf("-interleave with one worker count: exit %d, stderr %q", code, errOut.String())
 	}
 }
 

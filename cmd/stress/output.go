@@ -28,6 +28,10 @@ func printReport(w io.Writer, r *report) {
 		fmt.Fprintf(w, ", side by side with the other worker counts (%d ticks a turn)", r.interleave)
 	}
 	fmt.Fprintln(w)
+	if len(r.speedups) > 0 && r.speedup() != 1 {
+		fmt.Fprintf(w, "  side by side: %.3f times as fast as the first worker count (per repeat: %s)\n",
+			r.speedup(), joinFloats(r.speedups, 3, " "))
+	}
 	fmt.Fprintf(w, "  %-18s %10s %6s\n", "stage", "ms/step", "%")
 	mean := ms(r.Mean)
 	var sum time.Duration
@@ -174,6 +178,10 @@ type record struct {
 	// Interleave is the ticks a turn when the run was side by side with
 	// the scene's other worker counts (-interleave), else 0.
 	Interleave int `json:"interleave"`
+	// Speedup, side by side, is the median over the repeats of the first
+	// worker count's mean ms/step over this one's in the same repeat (1 for
+	// the first); else 0.
+	Speedup float64 `json:"speedup"`
 }
 
 // stageTimes marshals as a JSON object of stage name -> ms per step, in
@@ -205,7 +213,7 @@ func newRecord(r *report) record {
 		MeanContacts: r.MeanContacts, HealthOK: r.healthy, Health: r.Health.Message, HealthValues: hv,
 		Checksum: r.Checksum, AllocsPerStep: r.AllocsPerStep, LateAllocsPerStep: r.LateAllocsPerStep, BytesPerStep: r.BytesPerStep, GCCycles: r.GCCycles,
 		Awake: r.Awake, Islands: r.Islands, Pairs: r.Pairs, Colors: r.Colors, ColoredOnCaller: r.ColoredOnCaller, Swept: r.Swept, Impacts: r.Impacts, Rewakes: r.Rewakes, Stages: r.Stages, Repeats: r.repeats, Go: runtime.Version(),
-		GOMAXPROCS: runtime.GOMAXPROCS(0), CoreRTTNs: r.coreRTT.Nanoseconds(), CoreRTTAfterNs: r.coreRTTAfter.Nanoseconds(), Interleave: r.interleave}
+		GOMAXPROCS: runtime.GOMAXPROCS(0), CoreRTTNs: r.coreRTT.Nanoseconds(), CoreRTTAfterNs: r.coreRTTAfter.Nanoseconds(), Interleave: r.interleave, Speedup: r.speedup()}
 }
 
 func writeJSON(w io.Writer, r *report) error {
@@ -219,7 +227,7 @@ func writeJSON(w io.Writer, r *report) error {
 
 var csvColumns = []string{"scene", "scale", "bodies", "steps", "warmup", "workers", "ms_per_step", "median_ms",
 	"p95_ms", "min_ms", "max_ms", "build_ms", "contacts", "awake", "islands", "allocs_per_step", "allocs_per_step_late", "bytes_per_step",
-	"gc_cycles", "colored_on_caller_steps", "swept", "impacts", "rewakes", "health_ok", "health", "checksum", "core_rtt_ns", "core_rtt_after_ns", "interleave"}
+	"gc_cycles", "colored_on_caller_steps", "swept", "impacts", "rewakes", "health_ok", "health", "checksum", "core_rtt_ns", "core_rtt_after_ns", "interleave", "speedup"}
 
 // csvHeader returns the CSV column names: csvColumns, then one column per
 // stage.
@@ -239,7 +247,7 @@ func csvRow(r *report) []string {
 		g(ms(r.BuildTime)), strconv.Itoa(r.Contacts), strconv.Itoa(r.Awake), strconv.Itoa(r.Islands),
 		g(r.AllocsPerStep), g(r.LateAllocsPerStep), g(r.BytesPerStep), strconv.FormatUint(uint64(r.GCCycles), 10),
 		strconv.Itoa(r.ColoredOnCaller), strconv.Itoa(r.Swept), strconv.Itoa(r.Impacts), strconv.Itoa(r.Rewakes), strconv.FormatBool(r.healthy), r.Health.Message, r.Checksum, strconv.FormatInt(r.coreRTT.Nanoseconds(), 10),
-		strconv.FormatInt(r.coreRTTAfter.Nanoseconds(), 10), strconv.Itoa(r.interleave)}
+		strconv.FormatInt(r.coreRTTAfter.Nanoseconds(), 10), strconv.Itoa(r.interleave), g(r.speedup())}
 	for s := ecs.Stage(0); s < ecs.NumStages; s++ {
 		fields = append(fields, g(ms(r.Stages[s])))
 	}
