@@ -9,12 +9,12 @@ package systems
 // they are not: the caller's gather has just written the body rows and
 // proxies that both read, and where the coloured contacts are solved on the
 // caller alone (solver/placement.go) it has also written their lanes, so
-// the helper's reads come from the other core.
-// Where the host's cores answer each other in about 1 us (round trip; see
-// the README), tumbler's narrow phase on 2 workers took 0.47 ms on the
-// caller and 0.80 on the helper for equal halves, and the caller waited
-// 0.34 ms for it; the helper's half of the preparation and store took 0.71
-// ms against the caller's 0.47 (busy timers, not committed).
+// the helper's reads come from the other core. Where the host's cores
+// answer each other in about 1 us (round trip; see the README), tumbler's
+// narrow phase on 2 workers took 0.47 ms on the caller and 0.80 on the
+// helper for equal halves, and the caller waited 0.34 ms for it; the
+// helper's half of the preparation and store took 0.71 ms against the
+// caller's 0.47 (busy timers, not committed).
 //
 // So each of these jobs keeps a share per worker, and after every job moves
 // the shares a quarter of the way towards the split that would have ended
@@ -25,16 +25,19 @@ package systems
 // of load fall on both), in five runs on 2 workers: tumbler took 2.36-2.76
 // ms/step against 2.62-3.33, 9-18 % less in each run; large_pyramid,
 // circle_rain and mixed_pile 0-10 % less. Smash took 0-6 % less in six
-// such runs, many_pyramids from 4 % more to 6 % less in five. Which worker runs an item never changes the result (each
-// writes only its items' slots, and the fold and the sums go by item), so
-// the shares change only the speed: results stay bit-identical for any
-// worker count, whatever the timings.
+// such runs, many_pyramids from 4 % more to 6 % less in five.
+//
+// Which worker runs an item never changes the result (each writes only its
+// items' slots, and the fold and the sums go by item), so the shares change
+// only the speed: results stay bit-identical for any worker count, whatever
+// the timings.
 
 const (
 	// balanceRate is the fraction of the way from the shares to the
 	// measured balance taken after each job: one job's timing is noisy (a
 	// worker descheduled in its slice), so the shares follow the run of
-	// jobs, settling within about ten ticks.
+	// jobs: tumbler's went from 0.5 to 0.63 in three ticks, then stayed
+	// within a few hundredths of it.
 	balanceRate = 0.25
 	// balanceFloor keeps every worker's share at least balanceFloor/workers,
 	// so that a worker slowed once still runs enough items to be timed.
