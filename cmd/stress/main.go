@@ -337,6 +337,9 @@ type report struct {
 	// first worker count over this one's in the same repeat: a ratio of two
 	// runs made under the same conditions.
 	speedups []float64
+	// repeatRTT, side by side, is the core-to-core round trip measured just
+	// before each repeat (when measured at all).
+	repeatRTT []time.Duration
 }
 
 // speedup returns the median of the speedups, or 0 when there are none.
@@ -410,10 +413,19 @@ func measureSideBySide(s *bench.Scene, o *options, progress bool, stderr io.Writ
 		reps[i] = &report{healthy: true, about: s.About, interleave: o.interleave}
 	}
 	var before time.Duration
-	if o.coreRTT > 0 {
-		before = coreRoundTrip()
-	}
 	for k := 0; k < o.repeat; k++ {
+		// The round trip before each repeat: the host can change state from
+		// one repeat to the next, and each repeat's speedup is a ratio of
+		// runs made in the same one.
+		if o.coreRTT > 0 {
+			rtt := coreRoundTrip()
+			if k == 0 {
+				before = rtt
+			}
+			for _, rep := range reps {
+				rep.repeatRTT = append(rep.repeatRTT, rtt)
+			}
+		}
 		order := make([]int, len(o.workers)) // order[i]: the worker count of turn i
 		for i := range order {
 			order[i] = i

@@ -129,7 +129,7 @@ func TestInterleave(t *testing.T) {
 	if n := strings.Count(out.String(), "side by side with the other worker counts (4 ticks a turn)"); n != 2 {
 		t.Errorf("%d reports say they ran side by side, want 2:\n%s", n, out.String())
 	}
-	if n := strings.Count(out.String(), "times as fast as the first worker count (per repeat: "); n != 1 {
+	if n := strings.Count(out.String(), "times as fast as the first worker count (per repeat"); n != 1 {
 		t.Errorf("%d reports give the speedup side by side, want 1 (the 2-worker one):\n%s", n, out.String())
 	}
 	if n := strings.Count(out.String(), "median of 2 runs"); n != 2 {
@@ -152,6 +152,13 @@ func TestInterleave(t *testing.T) {
 		}
 		if sp, _ := m["speedup"].(float64); (i == 0 && sp != 1) || (i == 1 && !(sp > 0)) {
 			t.Errorf("line %d: speedup %v", i, m["speedup"])
+		}
+		if sps, _ := m["speedups"].([]any); len(sps) != 2 {
+			t.Errorf("line %d: speedups %v, want one per repeat", i, m["speedups"])
+		}
+		// One round trip per repeat, measured when there are 2 Ps.
+		if rtts, _ := m["repeat_rtt_ns"].([]any); (runtime.GOMAXPROCS(0) > 1) != (len(rtts) == 2) {
+			t.Errorf("line %d: repeat_rtt_ns %v with GOMAXPROCS %d", i, m["repeat_rtt_ns"], runtime.GOMAXPROCS(0))
 		}
 	}
 	out.Reset()

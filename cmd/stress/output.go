@@ -29,8 +29,16 @@ func printReport(w io.Writer, r *report) {
 	}
 	fmt.Fprintln(w)
 	if len(r.speedups) > 0 && r.speedup() != 1 {
-		fmt.Fprintf(w, "  side by side: %.3f times as fast as the first worker count (per repeat: %s)\n",
-			r.speedup(), joinFloats(r.speedups, 3, " "))
+		per := joinFloats(r.speedups, 3, " ")
+		if len(r.repeatRTT) == len(r.speedups) {
+			parts := make([]string, len(r.speedups))
+			for i, x := range r.speedups {
+				parts[i] = fmt.Sprintf("%.3f at %d ns", x, r.repeatRTT[i].Nanoseconds())
+			}
+			per = strings.Join(parts, ", ")
+		}
+		fmt.Fprintf(w, "  side by side: %.3f times as fast as the first worker count (per repeat, with the round trip before it: %s)\n",
+			r.speedup(), per)
 	}
 	fmt.Fprintf(w, "  %-18s %10s %6s\n", "stage", "ms/step", "%")
 	mean := ms(r.Mean)
@@ -180,8 +188,11 @@ type record struct {
 	Interleave int `json:"interleave"`
 	// Speedup, side by side, is the median over the repeats of the first
 	// worker count's mean ms/step over this one's in the same repeat (1 for
-	// the first); else 0.
-	Speedup float64 `json:"speedup"`
+	// the first); else 0. Speedups has each repeat's, and RepeatRTTNs the
+	// core-to-core round trip measured just before each repeat.
+	Speedup     float64   `json:"speedup"`
+	Speedups    []float64 `json:"speedups,omitempty"`
+	RepeatRTTNs []int64   `json:"repeat_rtt_ns,omitempty"`
 }
 
 // stageTimes marshals as a JSON object of stage name -> ms per step, in
@@ -213,7 +224,7 @@ func newRecord(r *report) record {
 		MeanContacts: r.MeanContacts, HealthOK: r.healthy, Health: r.Health.Message, HealthValues: hv,
 		Checksum: r.Checksum, AllocsPerStep: r.AllocsPerStep, LateAllocsPerStep: r.LateAllocsPerStep, BytesPerStep: r.BytesPerStep, GCCycles: r.GCCycles,
 		Awake: r.Awake, Islands: r.Islands, Pairs: r.Pairs, Colors: r.Colors, ColoredOnCaller: r.ColoredOnCaller, Swept: r.Swept, Impacts: r.Impacts, Rewakes: r.Rewakes, Stages: r.Stages, Repeats: r.repeats, Go: runtime.Version(),
-		GOMAXPROCS: runtime.GOMAXPROCS(0), CoreRTTNs: r.coreRTT.Nanoseconds(), CoreRTTAfterNs: r.coreRTTAfter.Nanoseconds(), Interleave: r.interleave, Speedup: r.speedup()}
+		GOMAXPROCS: runtime.GOMAXPROCS(0), CoreRTTNs: r.coreRTT.Nanoseconds(), CoreRTTAfterNs: r.coreRTTAfter.Nanoseconds(), Interleave: r.interleave, Speedup: r.speedup(), Speedups: r.speedups, RepeatRTTNs: nanos(r.repeatRTT)}
 }
 
 func writeJSON(w io.Writer, r *report) error {
@@ -252,6 +263,15 @@ func csvRow(r *report) []string {
 		fields = append(fields, g(ms(r.Stages[s])))
 	}
 	return fields
+}
+
+// nanos returns the durations in nanoseconds.
+func nanos(ds []time.Duration) []int64 {
+	out := make([]int64, len(ds))
+	for i, d := range ds {
+		out[i] = d.Nanoseconds()
+	}
+	return out
 }
 
 func joinFloats(xs []float64, prec int, sep string) string {
