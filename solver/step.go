@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/tumble2d/tumble/components"
+	"github.com/tumble2d/tumble/internal/prefetch"
 )
 
 // Params are the solver settings of one step.
@@ -479,8 +480,8 @@ func (s *Solver) colored(li int) bool {
 
 // lane returns the wide block and lane of contact k of the solver order, or
 // nil if the scalar kernels solve it (from Contacts[k]). At the first lane
-// of a block it prefetches the next block, all of it or, with impulses
-// set, the lines of its impulses.
+// of a block it prefetches the next block: all of it, to be written
+// (SetContact), or with impulses set the lines of its impulses, to be read.
 //
 // SetContact and Impulses go in link order, which moves through each
 // colour's blocks a lane at a time, with a stream per colour and point
@@ -488,9 +489,9 @@ func (s *Solver) colored(li int) bool {
 // block 36 cache lines, long evicted since the last step. The hardware
 // prefetchers do not follow so many streams, and the stores of SetContact
 // waited on their lines (the preparation took as long as the whole
-// coloured solve on many_pyramids, 7 of 28 ms a step). The next block of a stream is the next
-// one in memory, and it is reached 8 contacts of that stream later, so its
-// lines have time to arrive.
+// coloured solve on many_pyramids, 7 of 28 ms a step). The next block of a
+// stream is the next one in memory, and it is reached 8 contacts of that
+// stream later, so its lines have time to arrive.
 func (s *Solver) lane(k int32, impulses bool) (*wideContact, int) {
 	if !s.wide || k < s.largeStart {
 		return nil, 0
@@ -505,10 +506,10 @@ func (s *Solver) lane(k int32, impulses bool) (*wideContact, int) {
 		if impulses {
 			for j := range next.pts {
 				pt := &next.pts[j] // its two impulse rows are adjacent
-				prefetchLines(unsafe.Pointer(&pt.normalImpulse), unsafe.Sizeof(pt.normalImpulse)+unsafe.Sizeof(pt.tangentImpulse))
+				prefetch.Read(unsafe.Pointer(&pt.normalImpulse), unsafe.Sizeof(pt.normalImpulse)+unsafe.Sizeof(pt.tangentImpulse))
 			}
 		} else {
-			prefetchLines(unsafe.Pointer(next), unsafe.Sizeof(*next))
+			prefetch.Write(unsafe.Pointer(next), unsafe.Sizeof(*next))
 		}
 	}
 	return &s.blocks[b], l

@@ -396,6 +396,7 @@ func (p *Physics) gather(w *arche.World) (woke bool) {
 
 	q := p.awakeFilter.Query(w)
 	seen := q.Count()
+	ahead := p.ahead()
 	for q.Next() {
 		t, v, s, mat, b, m, f := q.Get()
 		e := q.Entity()
@@ -427,6 +428,9 @@ func (p *Physics) gather(w *arche.World) (woke bool) {
 		ext := s.MaxExtent()
 		spin := ext * math.Abs(ang)
 		speed := lin.Len() + spin
+		if n := len(p.ents); ahead && n%aheadRun == 0 {
+			p.prefetchGather(n + aheadRows)
+		}
 		p.ents = append(p.ents, e)
 		p.motion = append(p.motion, motion{v: lin, spin: spin})
 		p.proxies = appendProxy(p.proxies, e, t, s, kind, speed, false)

@@ -3,6 +3,7 @@ package systems
 import (
 	arche "github.com/mlange-42/arche/ecs"
 	"github.com/tumble2d/tumble/components"
+	"github.com/tumble2d/tumble/internal/prefetch"
 	"github.com/tumble2d/tumble/narrowphase"
 	"github.com/tumble2d/tumble/solver"
 )
@@ -139,7 +140,11 @@ type narrowTask struct{ ph *Physics }
 func (t *narrowTask) Run(lo, hi, _ int) {
 	p := t.ph
 	n, flags := lo, uint8(0)
+	ahead := p.ahead()
 	for i := lo; i < hi; i++ {
+		if ahead && (i-lo)%aheadRun == 0 {
+			p.prefetchPairs(i+aheadRows, n+aheadRows, hi)
+		}
 		f := p.collidePair(i)
 		if f == pairTouching {
 			p.touching[n] = int32(i)
@@ -346,7 +351,11 @@ type prepareTask struct{ ph *Physics }
 func (t *prepareTask) Run(lo, hi, _ int) {
 	p := t.ph
 	prev, cur := &p.cache[1-p.cur], &p.cache[p.cur]
+	ahead := p.ahead()
 	for k := lo; k < hi; k++ {
+		if ahead && (k-lo)%aheadRun == 0 && k+aheadRows+aheadRun <= hi {
+			prefetch.WriteRows(cur.entries, k+aheadRows, aheadRun)
+		}
 		i := int(p.touching[k])
 		pi := &p.pairInfo[i]
 		l := pi.link
@@ -474,7 +483,11 @@ func (t *storeTask) Run(lo, hi, w int) {
 	cc := &p.cache[p.cur]
 	entries := cc.entries
 	points, shared := 0, p.pool.Workers() > 1
+	ahead := p.ahead()
 	for k := lo; k < hi; k++ {
+		if ahead && (k-lo)%aheadRun == 0 && k+aheadRows+aheadRun <= hi {
+			prefetch.WriteRows(entries, k+aheadRows, aheadRun)
+		}
 		count, normal, tangent := p.s.Impulses(k)
 		i := p.touching[k]
 		ents, m := &p.pairEnts[i], &p.manifolds[i]
