@@ -240,6 +240,7 @@ type Solver struct {
 	groups      []largeGroup
 	groupCtx    []groupCtx // per worker, when the groups run concurrently
 	groupsTask  groupsTask
+	halves      halves // the only group, solved in halves (halves.go)
 	// bounces[k] is set once SetContact has stored a contact of colour k
 	// with restitution or a two-point impact (Contact.impact): the
 	// restitution pass runs only those colours. In
@@ -401,13 +402,18 @@ func (s *Solver) BuildIslandsOn(ex Executor, prm *Params) Stats {
 	s.Coloring.collectOn(ex, s.Links, s.largeLinks)
 	s.largeStart = int32(len(s.Order))
 	s.colorStart = s.colorStart[:0]
+	s.halves.colors = 0
 	if s.groupLarge() {
 		s.orderGroups()
 	} else {
 		s.Order = append(s.Order, s.Coloring.Overflow...)
-		for k := 0; k < s.Coloring.Colors(); k++ {
-			s.colorStart = append(s.colorStart, int32(len(s.Order)))
-			s.Order = append(s.Order, s.Coloring.Color(k)...) // two-point links first
+		if s.halve() {
+			s.orderHalves()
+		} else {
+			for k := 0; k < s.Coloring.Colors(); k++ {
+				s.colorStart = append(s.colorStart, int32(len(s.Order)))
+				s.Order = append(s.Order, s.Coloring.Color(k)...) // two-point links first
+			}
 		}
 		s.colorStart = append(s.colorStart, int32(len(s.Order)))
 		s.groups = append(s.groups[:0], s.wholeGroup())
@@ -699,12 +705,16 @@ func (s *Solver) colorsStage(ex Executor, t *stageTask, mode int, elapsed float6
 		case modeRestitution:
 			t.mode = modeWideRestitution
 		}
+		if mode != modeRestitution && s.halved(t.g) {
+			s.halvesStage(ex, t, reverse)
+			return
+		}
 		for i := 0; i < n; i++ {
 			k := i
 			if reverse {
 				k = n - 1 - i
 			}
-			if mode == modeRestitution && !s.restitutes(k) {
+			if mode == modeRestitution && !s.restitutes(s.colorOf(t.g, k)) {
 				continue
 			}
 			t.base = int(s.blockStart[c0+k])
@@ -716,12 +726,16 @@ func (s *Solver) colorsStage(ex Executor, t *stageTask, mode int, elapsed float6
 	// colour and stage to stage (the contacts of a colour are in body order):
 	// handing blocks out first come first served bounced body rows between
 	// the cores' caches and made tumbler slower on 2 workers than on 1.
+	if mode != modeRestitution && s.halved(t.g) {
+		s.halvesStage(ex, t, reverse)
+		return
+	}
 	for i := 0; i < n; i++ {
 		k := i
 		if reverse {
 			k = n - 1 - i
 		}
-		if mode == modeRestitution && !s.restitutes(k) {
+		if mode == modeRestitution && !s.restitutes(s.colorOf(t.g, k)) {
 			continue
 		}
 		t.base = int(s.colorStart[c0+k])

@@ -1,0 +1,185 @@
+package solver
+
+// Halves of one group of large islands.
+//
+// A coloured stage is one job per colour: 18 colour jobs a substep on
+// large_pyramid (6 colours, three stages), 72 a step, each a hand-over to
+// the other worker and a wait for it. On a host whose two cores answer
+// each other in about 1 us (round trip) a hand-over costs a few
+// microseconds, about what a colour of tumbler takes to solve on one
+// core, so tumbler's coloured solve ran no faster on 2 workers than on the
+// caller alone (placement.go), and large_pyramid's only 1.35 times faster.
+//
+// So a group of at least halvesMinLinks links, when it is the only group,
+// is solved in halves: the body rows of its islands (in row order) are cut
+// into a first and a second half; the links whose dynamic bodies all lie in
+// one half belong to it, and the others form the seam. Within a colour
+// no two links share a dynamic body, so each half's and the seam's share
+// of a colour is a colour too. Each stage then runs the seam, colour by
+// colour, and then the two halves side by side, each worker going through
+// all the colours of its half with no wait between them. A stage taken
+// backwards (see solveLarge) takes the halves backwards, then the seam
+// backwards. That is one hand-over a stage instead of one a colour.
+//
+// The seam goes first because the cut runs through a row of a pyramid:
+// solved after the halves, the seam's supports of the boxes on one side
+// of the cut came last in each sweep and those on the other side first,
+// and the top of a pyramid of base 30 (465 boxes) swayed 2.8 cm sideways
+// as it settled (1.4 cm solved colour by colour; TestPhysicsPyramidsComeToRest
+// allows 2). Solved first, it swayed 0.7 cm, and 1.3 cm built right to left
+// (1.6 colour by colour).
+//
+// Row order is the order of the gather, which follows the order in which
+// the game made the bodies; the static splits of the narrow phase, the
+// contact preparation and the integration follow it too, so each worker
+// solves the half whose rows it integrates and whose lanes it mostly
+// prepared. Where that order follows space (a pyramid, a pile built row by
+// row) the seam is small: 140-200 of large_pyramid's 15 000 links, 80-160
+// of tumbler's 5 000 as it turns. Where it does not, the seam is large and
+// is solved as before, colour by colour across the workers.
+//
+// The halves and the seam depend on the rows only, never on the worker
+// count, and one worker runs them in the same order: results stay
+// bit-identical for any worker count. They do change the order of the
+// Gauss-Seidel sweep from colour by colour over the whole group, and so the
+// results of the scenes with such a group.
+
+// halvesMinLinks is the link count from which the only group of large
+// islands is solved in halves. Tests lower it to halve small islands.
+var halvesMinLinks = 1024
+
+// halves is the state of a group solved in halves.
+type halves struct {
+	colors int    // colours of the group; 0 when it is not solved in halves
+	half   []int8 // per body row of the large islands: 0 or 1
+	ctx    [2]stageTask
+	task   halvesTask
+}
+
+// halve decides whether the only group is solved in halves, and if so
+// gives each of its body rows its half.
+func (s *Solver) halve() bool {
+	h := &s.halves
+	h.colors = 0
+	rows := s.largeBodies
+	if len(s.largeLinks) < halvesMinLinks || len(rows) < 2 || s.Coloring.Colors() == 0 {
+		return false
+	}
+	h.half = resize(h.half, len(s.Sims))
+	for i, r := range rows {
+		h.half[r] = int8(2 * i / len(rows))
+	}
+	h.colors = s.Coloring.Colors()
+	return true
+}
+
+// linkHalf returns the half of link li, or 2 for the seam.
+func (s *Solver) linkHalf(li int32) int8 {
+	l := &s.Links[li]
+	a, b := int8(-1), int8(-1)
+	if l.KindA == KindDynamic {
+		a = s.halves.half[l.A]
+	}
+	if l.KindB == KindDynamic {
+		b = s.halves.half[l.B]
+	}
+	switch {
+	case a < 0:
+		return b
+	case b < 0 || a == b:
+		return a
+	}
+	return 2
+}
+
+// orderHalves appends the colours to Order and colorStart: the colours of
+// the first half, those of the second, then the seam's, each colour's links
+// in the order Coloring lists them (two-point links first).
+func (s *Solver) orderHalves() {
+	for part := int8(0); part < 3; part++ {
+		for k := 0; k < s.halves.colors; k++ {
+			s.colorStart = append(s.colorStart, int32(len(s.Order)))
+			for _, li := range s.Coloring.Color(k) {
+				if s.linkHalf(li) == part {
+					s.Order = append(s.Order, li)
+				}
+			}
+		}
+	}
+}
+
+// halved reports whether the colours of g are laid out in halves.
+func (s *Solver) halved(g *largeGroup) bool {
+	return s.halves.colors > 0 && len(s.groups) == 1 && g == &s.groups[0]
+}
+
+// colorOf returns the colour of colour entry k of group g.
+func (s *Solver) colorOf(g *largeGroup, k int) int {
+	if s.halved(g) {
+		return k % s.halves.colors
+	}
+	return k
+}
+
+// colorRange returns the contacts (or, wide, the blocks) of colour entry c.
+func (s *Solver) colorRange(c int) (base, n int) {
+	if s.wide {
+		return int(s.blockStart[c]), int(s.blockStart[c+1] - s.blockStart[c])
+	}
+	return int(s.colorStart[c]), int(s.colorStart[c+1] - s.colorStart[c])
+}
+
+// halvesTask runs the current stage over all the colours of each half.
+type halvesTask struct {
+	s       *Solver
+	t       *stageTask
+	reverse bool
+}
+
+func (h *halvesTask) Run(lo, hi, w int) {
+	s := h.s
+	n := s.halves.colors
+	c0 := int(h.t.g.colors[0])
+	for part := lo; part < hi; part++ {
+		c := &s.halves.ctx[part]
+		*c = *h.t
+		for i := 0; i < n; i++ {
+			k := i
+			if h.reverse {
+				k = n - 1 - i
+			}
+			var m int
+			c.base, m = s.colorRange(c0 + part*n + k)
+			c.Run(0, m, w)
+		}
+	}
+}
+
+// halvesStage runs a warm start, solve or relax over the colours of a
+// group in halves: the seam colour by colour, then the two halves side by
+// side; with reverse, the halves, then the seam, each backwards. t.mode
+// must be the wide or scalar mode of the stage; the caller runs the
+// overflow before, or with reverse after (colorStage).
+func (s *Solver) halvesStage(ex Executor, t *stageTask, reverse bool) {
+	n := s.halves.colors
+	c0 := int(t.g.colors[0])
+	seam := func() {
+		for i := 0; i < n; i++ {
+			k := i
+			if reverse {
+				k = n - 1 - i
+			}
+			var m int
+			t.base, m = s.colorRange(c0 + 2*n + k)
+			ex.For(m, 0, t)
+		}
+	}
+	if !reverse {
+		seam()
+	}
+	s.halves.task = halvesTask{s: s, t: t, reverse: reverse}
+	ex.For(2, 1, &s.halves.task)
+	if reverse {
+		seam()
+	}
+}
