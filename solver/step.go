@@ -705,8 +705,8 @@ func (s *Solver) colorsStage(ex Executor, t *stageTask, mode int, elapsed float6
 		case modeRestitution:
 			t.mode = modeWideRestitution
 		}
-		if mode != modeRestitution && s.halved(t.g) {
-			s.halvesStage(ex, t, reverse)
+		if s.halved(t.g) {
+			s.halvesStage(ex, t, reverse, mode == modeRestitution)
 			return
 		}
 		for i := 0; i < n; i++ {
@@ -714,7 +714,7 @@ func (s *Solver) colorsStage(ex Executor, t *stageTask, mode int, elapsed float6
 			if reverse {
 				k = n - 1 - i
 			}
-			if mode == modeRestitution && !s.restitutes(s.colorOf(t.g, k)) {
+			if mode == modeRestitution && !s.restitutes(k) {
 				continue
 			}
 			t.base = int(s.blockStart[c0+k])
@@ -726,8 +726,8 @@ func (s *Solver) colorsStage(ex Executor, t *stageTask, mode int, elapsed float6
 	// colour and stage to stage (the contacts of a colour are in body order):
 	// handing blocks out first come first served bounced body rows between
 	// the cores' caches and made tumbler slower on 2 workers than on 1.
-	if mode != modeRestitution && s.halved(t.g) {
-		s.halvesStage(ex, t, reverse)
+	if s.halved(t.g) {
+		s.halvesStage(ex, t, reverse, mode == modeRestitution)
 		return
 	}
 	for i := 0; i < n; i++ {
@@ -735,7 +735,7 @@ func (s *Solver) colorsStage(ex Executor, t *stageTask, mode int, elapsed float6
 		if reverse {
 			k = n - 1 - i
 		}
-		if mode == modeRestitution && !s.restitutes(s.colorOf(t.g, k)) {
+		if mode == modeRestitution && !s.restitutes(k) {
 			continue
 		}
 		t.base = int(s.colorStart[c0+k])
