@@ -2,7 +2,11 @@
 
 package solver
 
-import "runtime"
+import (
+	"runtime"
+
+	"github.com/tumble2d/tumble/internal/cpu"
+)
 
 // wideKernel reports whether the coloured stages run on the assembly
 // kernels: the CPU has AVX2 and the operating system saves the YMM
@@ -21,25 +25,25 @@ var wideKernel = haveAVX2()
 var wide512 = wideKernel && runtime.GOOS != "darwin" && haveAVX512()
 
 func haveAVX2() bool {
-	if maxLeaf, _, _, _ := cpuid(0, 0); maxLeaf < 7 {
+	if maxLeaf, _, _, _ := cpu.CPUID(0, 0); maxLeaf < 7 {
 		return false
 	}
-	_, _, ecx1, _ := cpuid(1, 0)
+	_, _, ecx1, _ := cpu.CPUID(1, 0)
 	if ecx1&(1<<27) == 0 || ecx1&(1<<28) == 0 {
 		return false
 	}
-	if xcr0, _ := xgetbv(); xcr0&6 != 6 {
+	if xcr0, _ := cpu.XGETBV(); xcr0&6 != 6 {
 		return false
 	}
-	_, ebx7, _, _ := cpuid(7, 0)
+	_, ebx7, _, _ := cpu.CPUID(7, 0)
 	return ebx7&(1<<5) != 0
 }
 
 func haveAVX512() bool {
-	if xcr0, _ := xgetbv(); xcr0&0xe6 != 0xe6 {
+	if xcr0, _ := cpu.XGETBV(); xcr0&0xe6 != 0xe6 {
 		return false
 	}
-	_, ebx7, _, _ := cpuid(7, 0)
+	_, ebx7, _, _ := cpu.CPUID(7, 0)
 	return ebx7&(1<<16) != 0 && ebx7&(1<<17) != 0
 }
 
@@ -54,10 +58,6 @@ func warmWideAVX512(blocks *wideContact, n int, bodies *BodyState, prm *widePara
 
 //go:noescape
 func solveWideAVX512(blocks *wideContact, n int, bodies *BodyState, prm *wideParams)
-
-func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
-
-func xgetbv() (eax, edx uint32)
 
 // warmWide and solveWide run the assembly kernels over blocks. bodies must
 // hold every row the blocks address, the zero row included.

@@ -2,17 +2,21 @@
 
 package prefetch
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"github.com/tumble2d/tumble/internal/cpu"
+)
 
 // hasWrite reports whether the CPU has PREFETCHW (CPUID leaf 0x80000001,
 // ECX bit 8: PRFCHW on Intel, 3DNowPrefetch on AMD).
 var hasWrite = detectWrite()
 
 func detectWrite() bool {
-	if maxExt, _, _, _ := cpuid(0x80000000, 0); maxExt < 0x80000001 {
+	if maxExt, _, _, _ := cpu.CPUID(0x80000000, 0); maxExt < 0x80000001 {
 		return false
 	}
-	_, _, ecx, _ := cpuid(0x80000001, 0)
+	_, _, ecx, _ := cpu.CPUID(0x80000001, 0)
 	return ecx&(1<<8) != 0
 }
 
@@ -33,5 +37,3 @@ func Write(p unsafe.Pointer, n uintptr) {
 
 //go:noescape
 func writeLines(p unsafe.Pointer, n uintptr)
-
-func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
