@@ -56,7 +56,7 @@ type halves struct {
 	// colour, and where each colour ends in them (orderHalves).
 	links [3][]int32
 	ends  [3][]int32
-	ctx   [2]stageTask
+	ctx   [2]halfCtx
 	task  halvesTask
 }
 
@@ -139,6 +139,13 @@ func (s *Solver) colorRange(c int) (base, n int) {
 	return int(s.colorStart[c]), int(s.colorStart[c+1] - s.colorStart[c])
 }
 
+// halfCtx is the stage of one half, on cache lines of its own: each
+// half's worker writes its base for every colour.
+type halfCtx struct {
+	t stageTask
+	_ [64]byte
+}
+
 // halvesTask runs the current stage over all the colours of each half
 // (with bounces set, those the restitution pass runs).
 type halvesTask struct {
@@ -153,7 +160,7 @@ func (h *halvesTask) Run(lo, hi, w int) {
 	n := s.halves.colors
 	c0 := int(h.t.g.colors[0])
 	for part := lo; part < hi; part++ {
-		c := &s.halves.ctx[part]
+		c := &s.halves.ctx[part].t
 		*c = *h.t
 		for i := 0; i < n; i++ {
 			k := i

@@ -2,11 +2,15 @@
 
 #include "textflag.h"
 
+// Both loops start at the line that holds p, so that a range that does
+// not begin on a line boundary still has its last line prefetched.
+
 // func Read(p unsafe.Pointer, n uintptr)
 TEXT ·Read(SB), NOSPLIT, $0-16
 	MOVQ p+0(FP), AX
 	MOVQ n+8(FP), CX
 	ADDQ AX, CX
+	ANDQ $-64, AX
 
 read:
 	CMPQ AX, CX
@@ -23,6 +27,7 @@ TEXT ·writeLines(SB), NOSPLIT, $0-16
 	MOVQ p+0(FP), AX
 	MOVQ n+8(FP), CX
 	ADDQ AX, CX
+	ANDQ $-64, AX
 
 write:
 	CMPQ AX, CX
