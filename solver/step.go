@@ -624,14 +624,14 @@ func (s *Solver) solveLarge(ex Executor, t *stageTask) {
 	g := t.g
 	rows := s.largeBodies[g.rows[0]:g.rows[1]]
 	t.mode, t.base = modeBoundFrame, int(g.linkChunks[0])
-	ex.For(int(g.linkChunks[1]-g.linkChunks[0]), 0, t)
+	ex.For(int(g.linkChunks[1]-g.linkChunks[0]), HeavyItems, t)
 	s.largeFrames(g)
 	for sub := 0; sub < s.p.substeps; sub++ {
 		elapsed := float64(sub) * s.p.h
 		t.list = rows
 		if sub == 0 {
 			t.mode, t.base = modeBoundStart, int(g.rowChunks[0]) // with the integration
-			ex.For(int(g.rowChunks[1]-g.rowChunks[0]), 0, t)
+			ex.For(int(g.rowChunks[1]-g.rowChunks[0]), HeavyItems, t)
 		} else {
 			t.mode = modeIntegrateVelocities
 			ex.For(len(rows), 0, t)
@@ -646,10 +646,10 @@ func (s *Solver) solveLarge(ex Executor, t *stageTask) {
 		s.colorStage(ex, t, modeRelax, elapsed+s.p.h)
 	}
 	t.mode, t.base = modeBoundSubsteps, int(g.rowChunks[0])
-	ex.For(int(g.rowChunks[1]-g.rowChunks[0]), 0, t)
+	ex.For(int(g.rowChunks[1]-g.rowChunks[0]), HeavyItems, t)
 	if s.largeLimits(g) {
 		t.mode, t.base = modeBoundApply, int(g.rowChunks[0])
-		ex.For(int(g.rowChunks[1]-g.rowChunks[0]), 0, t)
+		ex.For(int(g.rowChunks[1]-g.rowChunks[0]), HeavyItems, t)
 	}
 	if s.elasticLarge.Load() {
 		t.list = rows

@@ -280,8 +280,9 @@ func (p *pool) claim(w, owner, k int, j uint64) int {
 
 // For runs t over [0, n) in blocks of grain items on the workers, handed out
 // first come first served; grain 0 splits [0, n) into one contiguous slice
-// per worker instead (see solver.Executor). A job of one block runs on the
-// caller alone.
+// per worker instead (see solver.Executor), unless n is below staticMin;
+// solver.HeavyItems splits even a few items. A job of one block runs on
+// the caller alone.
 func (p *pool) For(n, grain int, t solver.Task) { p.run(n, grain, t, nil) }
 
 // run is For; a static job with b set is split by b's shares, which it
@@ -291,13 +292,14 @@ func (p *pool) run(n, grain int, t solver.Task, b *balance) {
 		return
 	}
 	// staticMin: below this many items a static split is not worth waking
-	// anyone for.
+	// anyone for, unless the items are heavy (solver.HeavyItems).
 	const staticMin = 32
-	if grain == 0 {
-		if p.workers == 1 || n < staticMin {
+	if grain <= 0 {
+		if p.workers == 1 || n < 2 || grain == 0 && n < staticMin {
 			t.Run(0, n, 0)
 			return
 		}
+		grain = 0
 	} else {
 		blocks := (n + grain - 1) / grain
 		if p.workers == 1 || blocks == 1 {

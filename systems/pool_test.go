@@ -23,13 +23,14 @@ func (t *countTask) Run(lo, hi, w int) {
 }
 
 // TestPoolCoversEachItemOnce checks that For hands out every index exactly
-// once for many job sizes and worker counts, including more workers than
-// cores, and that a closed pool stops.
+// once for many job sizes, grains (a static split of heavy items too) and
+// worker counts, including more workers than cores, and that a closed pool
+// stops.
 func TestPoolCoversEachItemOnce(t *testing.T) {
 	for _, workers := range []int{1, 2, 3, 8} {
 		p := newPool(workers, context.Background())
-		for _, n := range []int{0, 1, 7, 64, 65, 1000, 4097} {
-			for _, grain := range []int{0, 1, 16, 64} {
+		for _, n := range []int{0, 1, 2, 3, 7, 20, 64, 65, 1000, 4097} {
+			for _, grain := range []int{solver.HeavyItems, 0, 1, 16, 64} {
 				task := &countTask{hits: make([]atomic.Int32, n)}
 				for rep := 0; rep < 3; rep++ {
 					p.For(n, grain, task)
