@@ -50,7 +50,7 @@ var halvesMinLinks = 1024
 
 // halves is the state of a group solved in halves.
 type halves struct {
-	colors int    // colours of the group; 0 when it is not solved in halves
+	colors int    // colours of the only group; 0 when it is not solved in halves
 	half   []int8 // per body row of the large islands: 0 or 1
 	// The links of each part (the halves, then the seam), colour by
 	// colour, and where each colour ends in them (orderHalves).
@@ -61,10 +61,10 @@ type halves struct {
 }
 
 // halve decides whether the only group is solved in halves, and if so
-// gives each of its body rows its half.
+// gives each of its body rows its half and sets colors (BuildIslandsOn has
+// reset it to 0).
 func (s *Solver) halve() bool {
 	h := &s.halves
-	h.colors = 0
 	rows := s.largeBodies
 	if len(s.largeLinks) < halvesMinLinks || len(rows) < 2 || s.Coloring.Colors() == 0 {
 		return false
@@ -126,11 +126,6 @@ func (s *Solver) orderHalves() {
 	}
 }
 
-// halved reports whether the colours of g are laid out in halves.
-func (s *Solver) halved(g *largeGroup) bool {
-	return s.halves.colors > 0 && len(s.groups) == 1 && g == &s.groups[0]
-}
-
 // colorRange returns the contacts (or, wide, the blocks) of colour entry c.
 func (s *Solver) colorRange(c int) (base, n int) {
 	if s.wide {
@@ -155,25 +150,14 @@ type halvesTask struct {
 	bounces bool
 }
 
-func (h *halvesTask) Run(lo, hi, w int) {
+func (h *halvesTask) Run(lo, hi, _ int) {
 	s := h.s
 	n := s.halves.colors
 	c0 := int(h.t.g.colors[0])
 	for part := lo; part < hi; part++ {
 		c := &s.halves.ctx[part].t
 		*c = *h.t
-		for i := 0; i < n; i++ {
-			k := i
-			if h.reverse {
-				k = n - 1 - i
-			}
-			if h.bounces && !s.restitutes(k) {
-				continue
-			}
-			var m int
-			c.base, m = s.colorRange(c0 + part*n + k)
-			c.Run(0, m, w)
-		}
+		s.colorPass(Serial{}, c, c0+part*n, n, h.reverse, h.bounces)
 	}
 }
 
@@ -185,23 +169,9 @@ func (h *halvesTask) Run(lo, hi, w int) {
 // colours that restitute, and skips the halves if none does.
 func (s *Solver) halvesStage(ex Executor, t *stageTask, reverse, bounces bool) {
 	n := s.halves.colors
-	c0 := int(t.g.colors[0])
-	seam := func() {
-		for i := 0; i < n; i++ {
-			k := i
-			if reverse {
-				k = n - 1 - i
-			}
-			if bounces && !s.restitutes(k) {
-				continue
-			}
-			var m int
-			t.base, m = s.colorRange(c0 + 2*n + k)
-			ex.For(m, 0, t)
-		}
-	}
+	seam := int(t.g.colors[0]) + 2*n
 	if !reverse {
-		seam()
+		s.colorPass(ex, t, seam, n, reverse, bounces)
 	}
 	run := !bounces
 	for k := 0; k < n && !run; k++ {
@@ -212,6 +182,6 @@ func (s *Solver) halvesStage(ex Executor, t *stageTask, reverse, bounces bool) {
 		ex.For(2, 1, &s.halves.task)
 	}
 	if reverse {
-		seam()
+		s.colorPass(ex, t, seam, n, reverse, bounces)
 	}
 }

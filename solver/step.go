@@ -692,7 +692,6 @@ func (s *Solver) overflowStage(t *stageTask) {
 // colorsStage runs a stage over the colours of t's group, the last first
 // with reverse.
 func (s *Solver) colorsStage(ex Executor, t *stageTask, mode int, elapsed float64, reverse bool) {
-	c0, n := int(t.g.colors[0]), int(t.g.colors[1]-t.g.colors[0])-1
 	if s.wide {
 		switch mode {
 		case modeWarmStart:
@@ -705,41 +704,35 @@ func (s *Solver) colorsStage(ex Executor, t *stageTask, mode int, elapsed float6
 		case modeRestitution:
 			t.mode = modeWideRestitution
 		}
-		if s.halved(t.g) {
-			s.halvesStage(ex, t, reverse, mode == modeRestitution)
-			return
-		}
-		for i := 0; i < n; i++ {
-			k := i
-			if reverse {
-				k = n - 1 - i
-			}
-			if mode == modeRestitution && !s.restitutes(k) {
-				continue
-			}
-			t.base = int(s.blockStart[c0+k])
-			ex.For(int(s.blockStart[c0+k+1]-s.blockStart[c0+k]), 0, t)
-		}
+	}
+	bounces := mode == modeRestitution
+	if s.halves.colors > 0 {
+		s.halvesStage(ex, t, reverse, bounces)
 		return
 	}
-	// A static split keeps each worker on the same bodies from colour to
-	// colour and stage to stage (the contacts of a colour are in body order):
-	// handing blocks out first come first served bounced body rows between
-	// the cores' caches and made tumbler slower on 2 workers than on 1.
-	if s.halved(t.g) {
-		s.halvesStage(ex, t, reverse, mode == modeRestitution)
-		return
-	}
+	n := int(t.g.colors[1]-t.g.colors[0]) - 1
+	s.colorPass(ex, t, int(t.g.colors[0]), n, reverse, bounces)
+}
+
+// colorPass runs the current stage of t over the n colour entries from c0
+// (colour k at c0+k), the last first with reverse, and with bounces only
+// the colours the restitution pass runs: one job per colour, split
+// statically. A static split keeps each worker on the same bodies from
+// colour to colour and stage to stage (the contacts of a colour are in body
+// order): handing blocks out first come first served bounced body rows
+// between the cores' caches and made tumbler slower on 2 workers than on 1.
+func (s *Solver) colorPass(ex Executor, t *stageTask, c0, n int, reverse, bounces bool) {
 	for i := 0; i < n; i++ {
 		k := i
 		if reverse {
 			k = n - 1 - i
 		}
-		if mode == modeRestitution && !s.restitutes(k) {
+		if bounces && !s.restitutes(k) {
 			continue
 		}
-		t.base = int(s.colorStart[c0+k])
-		ex.For(int(s.colorStart[c0+k+1]-s.colorStart[c0+k]), 0, t)
+		var m int
+		t.base, m = s.colorRange(c0 + k)
+		ex.For(m, 0, t)
 	}
 }
 
