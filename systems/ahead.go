@@ -43,3 +43,11 @@ func (p *Physics) prefetchPairs(i, n, hi int) {
 		prefetch.WriteRows(p.s.Links, n, aheadRun)
 	}
 }
+
+// prefetchEntries takes the contact cache's entries k to k+aheadRun-1 for
+// writing, within a block ending at hi (the preparation and the store).
+func prefetchEntries(entries []cachedContact, k, hi int) {
+	if k+aheadRun <= hi {
+		prefetch.WriteRows(entries, k, aheadRun)
+	}
+}

@@ -3,7 +3,6 @@ package systems
 import (
 	arche "github.com/mlange-42/arche/ecs"
 	"github.com/tumble2d/tumble/components"
-	"github.com/tumble2d/tumble/internal/prefetch"
 	"github.com/tumble2d/tumble/narrowphase"
 	"github.com/tumble2d/tumble/solver"
 )
@@ -353,8 +352,8 @@ func (t *prepareTask) Run(lo, hi, _ int) {
 	prev, cur := &p.cache[1-p.cur], &p.cache[p.cur]
 	ahead := p.ahead()
 	for k := lo; k < hi; k++ {
-		if ahead && (k-lo)%aheadRun == 0 && k+aheadRows+aheadRun <= hi {
-			prefetch.WriteRows(cur.entries, k+aheadRows, aheadRun)
+		if ahead && (k-lo)%aheadRun == 0 {
+			prefetchEntries(cur.entries, k+aheadRows, hi)
 		}
 		i := int(p.touching[k])
 		pi := &p.pairInfo[i]
@@ -485,8 +484,8 @@ func (t *storeTask) Run(lo, hi, w int) {
 	points, shared := 0, p.pool.Workers() > 1
 	ahead := p.ahead()
 	for k := lo; k < hi; k++ {
-		if ahead && (k-lo)%aheadRun == 0 && k+aheadRows+aheadRun <= hi {
-			prefetch.WriteRows(entries, k+aheadRows, aheadRun)
+		if ahead && (k-lo)%aheadRun == 0 {
+			prefetchEntries(entries, k+aheadRows, hi)
 		}
 		count, normal, tangent := p.s.Impulses(k)
 		i := p.touching[k]

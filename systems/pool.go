@@ -217,17 +217,17 @@ func (p *pool) work(w int, j uint64) (items, ns int64) {
 			p.task.Run(lo, min(lo+p.grain, p.n), w)
 		}
 	}
+	// In a balanced job, time this worker's own pieces, for the next split
+	// (balance).
+	var start time.Time
 	if p.bal != nil {
-		// Time this worker's own pieces, for the next split (balance).
-		start := time.Now()
-		for k := 0; k < subSlices; k++ {
-			items += int64(p.claim(w, w, k, j))
-		}
+		start = time.Now()
+	}
+	for k := 0; k < subSlices; k++ {
+		items += int64(p.claim(w, w, k, j))
+	}
+	if p.bal != nil {
 		ns = int64(time.Since(start))
-	} else {
-		for k := 0; k < subSlices; k++ {
-			p.claim(w, w, k, j)
-		}
 	}
 	// A helper that found the job open runs all its own pieces that nobody
 	// took. One that is only entering may yet find the job closed (the
