@@ -321,11 +321,8 @@ func execute(o *options, stdout, stderr io.Writer) (err error) {
 // report is one reported run: the median of the repeats.
 type report struct {
 	*bench.Result
-	runs      []*bench.Result // every repeat, in run order
-	repeats   []float64       // mean ms/step of every repeat, in run order
-	checksums []string        // of every repeat
-	healthy   bool            // all repeats healthy
-	about     string
+	runs  []*bench.Result // every repeat, in run order
+	about string
 	// coreRTT and coreRTTAfter are the core-to-core round trip
 	// (coreRoundTrip) just before the first repeat and just after the
 	// last; 0 when not measured (no run of the command has 2 workers).
@@ -356,13 +353,25 @@ func (rep *report) speedup() float64 {
 }
 
 // add records one repeat.
-func (rep *report) add(r *bench.Result) {
-	rep.runs = append(rep.runs, r)
-	rep.repeats = append(rep.repeats, r.MsPerStep())
-	rep.checksums = append(rep.checksums, r.Checksum)
-	if !r.Health.OK {
-		rep.healthy = false
+func (rep *report) add(r *bench.Result) { rep.runs = append(rep.runs, r) }
+
+// repeats returns the mean ms/step of every repeat, in run order.
+func (rep *report) repeats() []float64 {
+	ms := make([]float64, len(rep.runs))
+	for i, r := range rep.runs {
+		ms[i] = r.MsPerStep()
 	}
+	return ms
+}
+
+// healthy reports whether every repeat passed its health check.
+func (rep *report) healthy() bool {
+	for _, r := range rep.runs {
+		if !r.Health.OK {
+			return false
+		}
+	}
+	return true
 }
 
 // pick sets the reported run to the median of the repeats (by mean
@@ -375,7 +384,7 @@ func (rep *report) pick() {
 
 // measure runs scene s o.repeat times on workers and returns the median run.
 func measure(s *bench.Scene, o *options, workers int, progress bool, stderr io.Writer) (*report, error) {
-	rep := &report{healthy: true, about: s.About}
+	rep := &report{about: s.About}
 	if o.coreRTT > 0 {
 		rep.coreRTT = coreRoundTrip()
 		defer func() { rep.coreRTTAfter = coreRoundTrip() }()
@@ -410,7 +419,7 @@ func measure(s *bench.Scene, o *options, workers int, progress bool, stderr io.W
 func measureSideBySide(s *bench.Scene, o *options, progress bool, stderr io.Writer) ([]*report, error) {
 	reps := make([]*report, len(o.workers))
 	for i := range reps {
-		reps[i] = &report{healthy: true, about: s.About, interleave: o.interleave}
+		reps[i] = &report{about: s.About, interleave: o.interleave}
 	}
 	var before time.Duration
 	for k := 0; k < o.repeat; k++ {
@@ -476,15 +485,15 @@ func verdict(reports []*report) error {
 	sums := map[string]map[string]bool{}
 	var order []string
 	for _, r := range reports {
-		if !r.healthy {
+		if !r.healthy() {
 			msgs = append(msgs, fmt.Sprintf("%s on %d workers: health check failed", r.Scene, r.Workers))
 		}
 		if sums[r.Scene] == nil {
 			sums[r.Scene] = map[string]bool{}
 			order = append(order, r.Scene)
 		}
-		for _, c := range r.checksums {
-			sums[r.Scene][c] = true
+		for _, run := range r.runs {
+			sums[r.Scene][run.Checksum] = true
 		}
 	}
 	for _, name := range order {

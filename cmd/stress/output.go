@@ -21,8 +21,8 @@ func printReport(w io.Writer, r *report) {
 	fmt.Fprintf(w, "%s: %s\n", r.Scene, r.about)
 	fmt.Fprintf(w, "  %d bodies, %d workers, %d steps (%d untimed), scale %g, build %.1f ms",
 		r.Bodies, r.Workers, r.Steps, r.Warmup, r.Scale, ms(r.BuildTime))
-	if len(r.repeats) > 1 {
-		fmt.Fprintf(w, ", median of %d runs (ms/step %s)", len(r.repeats), joinFloats(r.repeats, 2, " "))
+	if len(r.runs) > 1 {
+		fmt.Fprintf(w, ", median of %d runs (ms/step %s)", len(r.runs), joinFloats(r.repeats(), 2, " "))
 	}
 	if r.interleave > 0 {
 		fmt.Fprintf(w, ", side by side with the other worker counts (%d ticks a turn)", r.interleave)
@@ -73,8 +73,8 @@ func printReport(w io.Writer, r *report) {
 			r.coreRTT.Nanoseconds(), r.coreRTTAfter.Nanoseconds())
 	}
 	fmt.Fprintf(w, "  health: %s\n", r.Health)
-	if !r.healthy && r.Health.OK {
-		fmt.Fprintf(w, "  health: FAILED in another of the %d repeats\n", len(r.repeats))
+	if !r.healthy() && r.Health.OK {
+		fmt.Fprintf(w, "  health: FAILED in another of the %d repeats\n", len(r.runs))
 	}
 	fmt.Fprintf(w, "  checksum %s\n\n", r.Checksum)
 }
@@ -94,7 +94,7 @@ func printSummary(w io.Writer, reports []*report) {
 	fmt.Fprintf(tw, "  scene\tworkers\tms/step\tmedian\tp95\tcontacts\tawake\tallocs/step\thealth\tchecksum\trtt ns\n")
 	for _, r := range reports {
 		h := "ok"
-		if !r.healthy {
+		if !r.healthy() {
 			h = "FAILED"
 		}
 		rtt := "-"
@@ -111,9 +111,9 @@ func printSummary(w io.Writer, reports []*report) {
 		if _, ok := seen[r.Scene]; !ok {
 			order = append(order, r.Scene)
 		}
-		for _, c := range r.checksums {
-			if !contains(seen[r.Scene], c) {
-				seen[r.Scene] = append(seen[r.Scene], c)
+		for _, run := range r.runs {
+			if !contains(seen[r.Scene], run.Checksum) {
+				seen[r.Scene] = append(seen[r.Scene], run.Checksum)
 			}
 		}
 	}
@@ -221,9 +221,9 @@ func newRecord(r *report) record {
 	return record{Scene: r.Scene, Scale: r.Scale, Bodies: r.Bodies, Steps: r.Steps, Warmup: r.Warmup,
 		Workers: r.Workers, MsPerStep: ms(r.Mean), MedianMs: ms(r.Median), P95Ms: ms(r.P95), MinMs: ms(r.Min),
 		MaxMs: ms(r.Max), BuildMs: ms(r.BuildTime), Contacts: r.Contacts, Points: r.Points,
-		MeanContacts: r.MeanContacts, HealthOK: r.healthy, Health: r.Health.Message, HealthValues: hv,
+		MeanContacts: r.MeanContacts, HealthOK: r.healthy(), Health: r.Health.Message, HealthValues: hv,
 		Checksum: r.Checksum, AllocsPerStep: r.AllocsPerStep, LateAllocsPerStep: r.LateAllocsPerStep, BytesPerStep: r.BytesPerStep, GCCycles: r.GCCycles,
-		Awake: r.Awake, Islands: r.Islands, Pairs: r.Pairs, Colors: r.Colors, ColoredOnCaller: r.ColoredOnCaller, Swept: r.Swept, Impacts: r.Impacts, Rewakes: r.Rewakes, Stages: r.Stages, Repeats: r.repeats, Go: runtime.Version(),
+		Awake: r.Awake, Islands: r.Islands, Pairs: r.Pairs, Colors: r.Colors, ColoredOnCaller: r.ColoredOnCaller, Swept: r.Swept, Impacts: r.Impacts, Rewakes: r.Rewakes, Stages: r.Stages, Repeats: r.repeats(), Go: runtime.Version(),
 		GOMAXPROCS: runtime.GOMAXPROCS(0), CoreRTTNs: r.coreRTT.Nanoseconds(), CoreRTTAfterNs: r.coreRTTAfter.Nanoseconds(), Interleave: r.interleave, Speedup: r.speedup(), Speedups: r.speedups, RepeatRTTNs: nanos(r.repeatRTT)}
 }
 
@@ -257,7 +257,7 @@ func csvRow(r *report) []string {
 		strconv.Itoa(r.Workers), g(ms(r.Mean)), g(ms(r.Median)), g(ms(r.P95)), g(ms(r.Min)), g(ms(r.Max)),
 		g(ms(r.BuildTime)), strconv.Itoa(r.Contacts), strconv.Itoa(r.Awake), strconv.Itoa(r.Islands),
 		g(r.AllocsPerStep), g(r.LateAllocsPerStep), g(r.BytesPerStep), strconv.FormatUint(uint64(r.GCCycles), 10),
-		strconv.Itoa(r.ColoredOnCaller), strconv.Itoa(r.Swept), strconv.Itoa(r.Impacts), strconv.Itoa(r.Rewakes), strconv.FormatBool(r.healthy), r.Health.Message, r.Checksum, strconv.FormatInt(r.coreRTT.Nanoseconds(), 10),
+		strconv.Itoa(r.ColoredOnCaller), strconv.Itoa(r.Swept), strconv.Itoa(r.Impacts), strconv.Itoa(r.Rewakes), strconv.FormatBool(r.healthy()), r.Health.Message, r.Checksum, strconv.FormatInt(r.coreRTT.Nanoseconds(), 10),
 		strconv.FormatInt(r.coreRTTAfter.Nanoseconds(), 10), strconv.Itoa(r.interleave), g(r.speedup())}
 	for s := ecs.Stage(0); s < ecs.NumStages; s++ {
 		fields = append(fields, g(ms(r.Stages[s])))
