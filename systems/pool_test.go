@@ -66,11 +66,15 @@ func (t *stampTask) Run(lo, hi, w int) {
 	}
 }
 
-// runJob runs a job of n items on p: For with grain, or with grain -1 a
+// balancedJob is the grain with which runJob runs a balanced static job
+// (not a grain of For, which takes solver.HeavyItems below 0).
+const balancedJob = -100
+
+// runJob runs a job of n items on p: For with grain, or with balancedJob a
 // static job split by bal (pool.run), whose shares the random slow blocks
 // of the stamp task move about.
 func runJob(p *pool, n, grain int, t solver.Task, bal *balance) {
-	if grain < 0 {
+	if grain == balancedJob {
 		p.run(n, 0, t, bal)
 		return
 	}
@@ -93,7 +97,7 @@ func TestPoolLateWake(t *testing.T) {
 	for job := int64(1); job <= 4000; job++ {
 		task.job = job
 		n := rng.IntN(len(task.hits))
-		grain := []int{0, 1, 64, -1}[rng.IntN(4)]
+		grain := []int{0, 1, 64, balancedJob, solver.HeavyItems}[rng.IntN(5)]
 		runJob(p, n, grain, task, &bal)
 		for i := 0; i < n; i++ {
 			if got := task.hits[i].Load(); got != job {
@@ -146,7 +150,7 @@ func TestPoolManyShortJobs(t *testing.T) {
 		for job := int64(1); job <= 100000; job++ {
 			task.job = job
 			n := 32 + rng.IntN(400)
-			grain := []int{0, 0, 16, -1}[rng.IntN(4)]
+			grain := []int{0, 0, 16, balancedJob, solver.HeavyItems}[rng.IntN(5)]
 			runJob(p, n, grain, task, &bal)
 			for i := 0; i < n; i++ {
 				if got := task.hits[i].Load(); got != job {
