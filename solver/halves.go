@@ -56,8 +56,15 @@ type halves struct {
 	// colour, and where each colour ends in them (orderHalves).
 	links [3][]int32
 	ends  [3][]int32
-	ctx   [2]halfCtx
-	task  halvesTask
+	// rest[p] lists the rows of half p that no seam or overflow link
+	// touches, seamRows the others (orderHalves); seamRow marks them while
+	// they are listed.
+	rest     [2][]int32
+	seamRows []int32
+	seamRow  []bool
+	ctx      [2]halfCtx
+	task     halvesTask
+	job      halvesJob // the halves' next job (halves_step.go)
 }
 
 // halve decides whether the only group is solved in halves, and if so
@@ -70,6 +77,7 @@ func (s *Solver) halve() bool {
 		return false
 	}
 	h.half = resize(h.half, len(s.Sims))
+	h.seamRow = resize(h.seamRow, len(s.Sims)) // listSeamRows leaves it clear
 	for i, r := range rows {
 		h.half[r] = int8(2 * i / len(rows))
 	}
@@ -124,6 +132,54 @@ func (s *Solver) orderHalves() {
 			start = end
 		}
 	}
+	s.listSeamRows()
+}
+
+// listSeamRows sorts the rows of the halves into those a seam or overflow
+// link touches (seamRows, integrated by the caller between the seam's
+// passes) and the rest of each half (rest, integrated by the half's worker
+// in any of its jobs; see halves_step.go).
+func (s *Solver) listSeamRows() {
+	h := &s.halves
+	h.seamRows = h.seamRows[:0]
+	mark := func(links []int32) {
+		for _, li := range links {
+			l := &s.Links[li]
+			for _, side := range [2]struct {
+				row  int32
+				kind Kind
+			}{{l.A, l.KindA}, {l.B, l.KindB}} {
+				if side.kind == KindDynamic && !h.seamRow[side.row] {
+					h.seamRow[side.row] = true
+					h.seamRows = append(h.seamRows, side.row)
+				}
+			}
+		}
+	}
+	mark(h.links[2])
+	mark(s.Coloring.Overflow)
+	for p := range h.rest {
+		h.rest[p] = h.rest[p][:0]
+		for _, r := range s.halfRows(p) {
+			if !h.seamRow[r] {
+				h.rest[p] = append(h.rest[p], r)
+			}
+		}
+	}
+	for _, r := range h.seamRows {
+		h.seamRow[r] = false
+	}
+}
+
+// halfRows returns the rows of half p: the first or the second half of the
+// large islands' rows, as halve cut them.
+func (s *Solver) halfRows(p int) []int32 {
+	rows := s.largeBodies
+	m := (len(rows) + 1) / 2 // the first i with 2*i/len(rows) == 1
+	if p == 0 {
+		return rows[:m]
+	}
+	return rows[m:]
 }
 
 // colorRange returns the contacts (or, wide, the blocks) of colour entry c.
@@ -139,49 +195,4 @@ func (s *Solver) colorRange(c int) (base, n int) {
 type halfCtx struct {
 	t stageTask
 	_ [64]byte
-}
-
-// halvesTask runs the current stage over all the colours of each half
-// (with bounces set, those the restitution pass runs).
-type halvesTask struct {
-	s       *Solver
-	t       *stageTask
-	reverse bool
-	bounces bool
-}
-
-func (h *halvesTask) Run(lo, hi, _ int) {
-	s := h.s
-	n := s.halves.colors
-	c0 := int(h.t.g.colors[0])
-	for part := lo; part < hi; part++ {
-		c := &s.halves.ctx[part].t
-		*c = *h.t
-		s.colorPass(Serial{}, c, c0+part*n, n, h.reverse, h.bounces)
-	}
-}
-
-// halvesStage runs a stage over the colours of a group in halves: the
-// seam colour by colour, then the two halves side by side; with reverse,
-// the halves, then the seam, each backwards. t.mode must be the wide or
-// scalar mode of the stage; the caller runs the overflow before, or with
-// reverse after (colorStage). The restitution pass (bounces) runs only the
-// colours that restitute, and skips the halves if none does.
-func (s *Solver) halvesStage(ex Executor, t *stageTask, reverse, bounces bool) {
-	n := s.halves.colors
-	seam := int(t.g.colors[0]) + 2*n
-	if !reverse {
-		s.colorPass(ex, t, seam, n, reverse, bounces)
-	}
-	run := !bounces
-	for k := 0; k < n && !run; k++ {
-		run = s.restitutes(k)
-	}
-	if run {
-		s.halves.task = halvesTask{s: s, t: t, reverse: reverse, bounces: bounces}
-		ex.For(2, 1, &s.halves.task)
-	}
-	if reverse {
-		s.colorPass(ex, t, seam, n, reverse, bounces)
-	}
 }

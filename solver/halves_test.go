@@ -89,19 +89,24 @@ func TestHalvesLayout(t *testing.T) {
 
 // TestHalvesSameForAnyExecutor solves piles in halves on one goroutine and
 // on two and three (the halves side by side), with the scalar and the wide
-// kernels, and with the restitution pass run on every colour or only on
-// those that bounce: the results must be the same bits, and those of the
-// scalar kernels up to the rounding described at same.
+// kernels, with the restitution pass run on every colour or only on those
+// that bounce, and with the stages joined into as few jobs as the order
+// allows or each in a job of its own (halves_step.go): the results must be
+// the same bits, and those of the scalar kernels up to the rounding
+// described at same. The piles have kinematic rows, which the joined jobs
+// must not read before they hold the pose of their pass.
 func TestHalvesSameForAnyExecutor(t *testing.T) {
 	saved := wideKernel
-	defer func() { wideKernel, restituteAll = saved, false }()
+	defer func() { wideKernel, restituteAll, halvesStageJobs = saved, false, false }()
 	for seed := uint64(1); seed <= 8; seed++ {
 		var ref *Solver
 		for run, c := range []struct {
-			wide, all bool
-			ex        Executor
-		}{{false, false, Serial{}}, {false, true, parallel{2}}, {saved, false, Serial{}}, {saved, false, parallel{2}}, {saved, true, parallel{3}}} {
-			wideKernel, restituteAll = c.wide, c.all
+			wide, all, stageJobs bool
+			ex                   Executor
+		}{{false, false, true, Serial{}}, {false, true, false, parallel{2}}, {false, false, false, Serial{}},
+			{saved, false, false, Serial{}}, {saved, false, false, parallel{2}}, {saved, true, false, parallel{3}},
+			{saved, false, true, parallel{2}}} {
+			wideKernel, restituteAll, halvesStageJobs = c.wide, c.all, c.stageJobs
 			s, prm := halvedPile(t, seed)
 			s.Solve(c.ex, &prm)
 			if ref == nil {

@@ -621,6 +621,10 @@ func (s *Solver) Solve(ex Executor, prm *Params) {
 // left) while an island solved whole in link order slept at step 62. Taken
 // back and forth, the pyramid sleeps at step 121 with its top within 1 mm.
 func (s *Solver) solveLarge(ex Executor, t *stageTask) {
+	if s.halves.colors > 0 {
+		s.solveHalves(ex, t)
+		return
+	}
 	g := t.g
 	rows := s.largeBodies[g.rows[0]:g.rows[1]]
 	t.mode, t.base = modeBoundFrame, int(g.linkChunks[0])
@@ -645,6 +649,17 @@ func (s *Solver) solveLarge(ex Executor, t *stageTask) {
 		t.flip = !t.flip // relax in the other order (see solveContact)
 		s.colorStage(ex, t, modeRelax, elapsed+s.p.h)
 	}
+	s.largeBounds(ex, t)
+	s.colorStage(ex, t, modeRestitution, 0)
+	s.largeRestLimits(ex, t)
+}
+
+// largeBounds sums the step's energy bound of the large islands of t's
+// group after the substeps, and applies it where it is exceeded
+// (boundlarge.go); with an elastic contact among them, it keeps the
+// bodies' speeds before the restitution (keepRest).
+func (s *Solver) largeBounds(ex Executor, t *stageTask) {
+	g := t.g
 	t.mode, t.base = modeBoundSubsteps, int(g.rowChunks[0])
 	ex.For(int(g.rowChunks[1]-g.rowChunks[0]), HeavyItems, t)
 	if s.largeLimits(g) {
@@ -652,12 +667,16 @@ func (s *Solver) solveLarge(ex Executor, t *stageTask) {
 		ex.For(int(g.rowChunks[1]-g.rowChunks[0]), HeavyItems, t)
 	}
 	if s.elasticLarge.Load() {
-		t.list = rows
+		t.list = s.largeBodies[g.rows[0]:g.rows[1]]
 		t.mode = modeKeepRest
-		ex.For(len(rows), 0, t)
+		ex.For(len(t.list), 0, t)
 	}
-	s.colorStage(ex, t, modeRestitution, 0)
-	if s.elasticLarge.Load() {
+}
+
+// largeRestLimits limits what the restitution pass gave the large islands
+// of t's group, when one has an elastic contact (limitRest).
+func (s *Solver) largeRestLimits(ex Executor, t *stageTask) {
+	if g := t.g; s.elasticLarge.Load() {
 		t.mode, t.base = modeRestLimit, int(g.islands[0])
 		ex.For(int(g.islands[1]-g.islands[0]), 1, t)
 	}
@@ -692,26 +711,31 @@ func (s *Solver) overflowStage(t *stageTask) {
 // colorsStage runs a stage over the colours of t's group, the last first
 // with reverse.
 func (s *Solver) colorsStage(ex Executor, t *stageTask, mode int, elapsed float64, reverse bool) {
-	if s.wide {
-		switch mode {
-		case modeWarmStart:
-			s.setWideParams(t.wp, false, t.flip)
-			t.mode = modeWideWarm
-		case modeSolve, modeRelax:
-			s.setKinematic(elapsed)
-			s.setWideParams(t.wp, mode == modeSolve, t.flip)
-			t.mode = modeWideSolve
-		case modeRestitution:
-			t.mode = modeWideRestitution
-		}
+	if s.wide && (mode == modeSolve || mode == modeRelax) {
+		s.setKinematic(elapsed)
 	}
-	bounces := mode == modeRestitution
-	if s.halves.colors > 0 {
-		s.halvesStage(ex, t, reverse, bounces)
-		return
-	}
+	t.mode = s.wideStage(mode, t.wp, t.flip)
 	n := int(t.g.colors[1]-t.g.colors[0]) - 1
-	s.colorPass(ex, t, int(t.g.colors[0]), n, reverse, bounces)
+	s.colorPass(ex, t, int(t.g.colors[0]), n, reverse, mode == modeRestitution)
+}
+
+// wideStage returns the mode that runs stage mode over the wide blocks,
+// with its constants set in wp, or mode itself with the scalar kernels.
+func (s *Solver) wideStage(mode int, wp *wideParams, flip bool) int {
+	if !s.wide {
+		return mode
+	}
+	switch mode {
+	case modeWarmStart:
+		s.setWideParams(wp, false, flip)
+		return modeWideWarm
+	case modeSolve, modeRelax:
+		s.setWideParams(wp, mode == modeSolve, flip)
+		return modeWideSolve
+	case modeRestitution:
+		return modeWideRestitution
+	}
+	return mode
 }
 
 // colorPass runs the current stage of t over the n colour entries from c0
