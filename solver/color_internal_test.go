@@ -41,10 +41,17 @@ func clusters(seed uint64) *Solver {
 // islands are found (BuildIslandsOn with two workers) orders and colours
 // the links exactly as colouring the large islands' links afterwards.
 // Its lists are long enough that collectOn splits most of them in two
-// parts, so it also checks that the parts give the list of one.
+// parts, so it also checks that the parts give the list of one; every other
+// seed lists the links by half (halvesFirst), for the large islands solved
+// in halves.
 func TestColouringAlongsideIslands(t *testing.T) {
-	split := 0
+	defer func(saved int) { halvesMinLinks = saved }(halvesMinLinks)
+	split, halved := 0, 0
 	for seed := uint64(1); seed <= 30; seed++ {
+		halvesMinLinks = 1 << 30
+		if seed%2 == 0 {
+			halvesMinLinks = 1
+		}
 		prm := DefaultParams()
 		prm.LargeIslandContacts = 1 + int(seed%5)*10
 		serial, par := clusters(seed), clusters(seed)
@@ -62,6 +69,12 @@ func TestColouringAlongsideIslands(t *testing.T) {
 		if len(g2.parts) > 1 {
 			split++
 		}
+		if serial.halves.colors != par.halves.colors {
+			t.Fatalf("seed %d: %d colours in halves alone, %d alongside", seed, serial.halves.colors, par.halves.colors)
+		}
+		if serial.halves.colors > 0 {
+			halved++
+		}
 		for _, c := range []struct {
 			name string
 			a, b []int32
@@ -77,5 +90,8 @@ func TestColouringAlongsideIslands(t *testing.T) {
 	}
 	if split < 10 {
 		t.Errorf("only %d of 30 lists collected in parts, want 10 or more", split)
+	}
+	if halved < 10 {
+		t.Errorf("only %d of 30 lists laid out in halves, want 10 or more", halved)
 	}
 }

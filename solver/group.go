@@ -157,6 +157,7 @@ func (s *Solver) orderGroups() {
 				s.Order = append(s.Order, li)
 				continue
 			}
+			b %= 2 * maxColors // the half, had collectOn listed the links by half
 			next[b]++
 			colors = max(colors, int(b)/2+1)
 		}
@@ -173,6 +174,7 @@ func (s *Solver) orderGroups() {
 		s.Order = s.Order[:pos]
 		for j, li := range links {
 			if b := buckets[j]; b != noBucket {
+				b %= 2 * maxColors
 				s.Order[next[b]] = li
 				next[b]++
 			}

@@ -52,10 +52,6 @@ var halvesMinLinks = 1024
 type halves struct {
 	colors int    // colours of the only group; 0 when it is not solved in halves
 	half   []int8 // per body row of the large islands: 0 or 1
-	// The links of each part (the halves, then the seam), colour by
-	// colour, and where each colour ends in them (orderHalves).
-	links [3][]int32
-	ends  [3][]int32
 	// rest[p] lists the rows of half p that no seam or overflow link
 	// touches, seamRows the others (orderHalves); seamRow marks them while
 	// they are listed.
@@ -67,33 +63,34 @@ type halves struct {
 	job      halvesJob // the halves' next job (halves_step.go)
 }
 
-// halve decides whether the only group is solved in halves, and if so
-// gives each of its body rows its half and sets colors (BuildIslandsOn has
-// reset it to 0).
-func (s *Solver) halve() bool {
-	h := &s.halves
+// halvesFirst reports whether the large islands are enough to be solved in
+// halves, should they form the only group, and if so gives each of their
+// body rows its half: the colouring then lists the links by half
+// (collectOn), for orderHalves to lay them out (groups read only their
+// colours).
+func (s *Solver) halvesFirst() bool {
 	rows := s.largeBodies
-	if len(s.largeLinks) < halvesMinLinks || len(rows) < 2 || s.Coloring.Colors() == 0 {
+	if len(s.largeLinks) < halvesMinLinks || len(rows) < 2 {
 		return false
 	}
+	h := &s.halves
 	h.half = resize(h.half, len(s.Sims))
 	h.seamRow = resize(h.seamRow, len(s.Sims)) // listSeamRows leaves it clear
 	for i, r := range rows {
 		h.half[r] = int8(2 * i / len(rows))
 	}
-	h.colors = s.Coloring.Colors()
 	return true
 }
 
-// linkHalf returns the half of link li, or 2 for the seam.
-func (s *Solver) linkHalf(li int32) int8 {
-	l := &s.Links[li]
+// linkPart returns the half of link l, or 2 for the seam, from the half of
+// each body row.
+func linkPart(l *Link, half []int8) int8 {
 	a, b := int8(-1), int8(-1)
 	if l.KindA == KindDynamic {
-		a = s.halves.half[l.A]
+		a = half[l.A]
 	}
 	if l.KindB == KindDynamic {
-		b = s.halves.half[l.B]
+		b = half[l.B]
 	}
 	switch {
 	case a < 0:
@@ -104,35 +101,24 @@ func (s *Solver) linkHalf(li int32) int8 {
 	return 2
 }
 
-// orderHalves appends the colours to Order and colorStart: the colours of
-// the first half, those of the second, then the seam's, each colour's links
-// in the order Coloring lists them (two-point links first). One pass sorts
-// the links into the three parts, colour by colour; filtering the colour
-// lists once per part took a quarter of tumbler's islands stage.
-func (s *Solver) orderHalves() {
-	h := &s.halves
-	for part := range h.links {
-		h.links[part] = h.links[part][:0]
-		h.ends[part] = h.ends[part][:0]
+// orderHalves appends the colours to Order and colorStart, as the
+// colouring listed them by part: the colours of the first half, those of
+// the second, then the seam's, each colour's links in link order, two-point
+// links first. It reports false, with nothing appended, if no link has a
+// colour.
+func (s *Solver) orderHalves() bool {
+	n := s.Coloring.Colors()
+	if n == 0 {
+		return false
 	}
-	for k := 0; k < h.colors; k++ {
-		for _, li := range s.Coloring.Color(k) {
-			part := s.linkHalf(li)
-			h.links[part] = append(h.links[part], li)
-		}
-		for part := range h.links {
-			h.ends[part] = append(h.ends[part], int32(len(h.links[part])))
-		}
+	s.halves.colors = n
+	base := int32(len(s.Order))
+	for _, start := range s.Coloring.Start[:3*n] {
+		s.colorStart = append(s.colorStart, base+start)
 	}
-	for part := range h.links {
-		start := int32(0)
-		for _, end := range h.ends[part] {
-			s.colorStart = append(s.colorStart, int32(len(s.Order)))
-			s.Order = append(s.Order, h.links[part][start:end]...)
-			start = end
-		}
-	}
+	s.Order = append(s.Order, s.Coloring.List...)
 	s.listSeamRows()
+	return true
 }
 
 // listSeamRows sorts the rows of the halves into those a seam or overflow
@@ -156,7 +142,9 @@ func (s *Solver) listSeamRows() {
 			}
 		}
 	}
-	mark(h.links[2])
+	g := &s.Coloring
+	n := g.Colors()
+	mark(g.List[g.Start[2*n]:g.Start[3*n]])
 	mark(s.Coloring.Overflow)
 	for p := range h.rest {
 		h.rest[p] = h.rest[p][:0]
@@ -172,7 +160,7 @@ func (s *Solver) listSeamRows() {
 }
 
 // halfRows returns the rows of half p: the first or the second half of the
-// large islands' rows, as halve cut them.
+// large islands' rows, as halvesFirst cut them.
 func (s *Solver) halfRows(p int) []int32 {
 	rows := s.largeBodies
 	m := (len(rows) + 1) / 2 // the first i with 2*i/len(rows) == 1

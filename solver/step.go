@@ -399,7 +399,12 @@ func (s *Solver) BuildIslandsOn(ex Executor, prm *Params) Stats {
 	if !overlap {
 		s.Coloring.colorLinks(s.Links, s.largeLinks, len(s.Sims))
 	}
-	s.Coloring.collectOn(ex, s.Links, s.largeLinks)
+	var half []int8
+	split := s.halvesFirst()
+	if split {
+		half = s.halves.half
+	}
+	s.Coloring.collectOn(ex, s.Links, s.largeLinks, half)
 	s.largeStart = int32(len(s.Order))
 	s.colorStart = s.colorStart[:0]
 	s.halves.colors = 0
@@ -407,9 +412,7 @@ func (s *Solver) BuildIslandsOn(ex Executor, prm *Params) Stats {
 		s.orderGroups()
 	} else {
 		s.Order = append(s.Order, s.Coloring.Overflow...)
-		if s.halve() {
-			s.orderHalves()
-		} else {
+		if !split || !s.orderHalves() {
 			for k := 0; k < s.Coloring.Colors(); k++ {
 				s.colorStart = append(s.colorStart, int32(len(s.Order)))
 				s.Order = append(s.Order, s.Coloring.Color(k)...) // two-point links first
