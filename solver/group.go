@@ -59,9 +59,8 @@ type largeGroup struct {
 
 // groupCtx is the scratch of a worker running whole groups.
 type groupCtx struct {
-	t  stageTask
-	wp wideParams
-	_  [64]byte // no cache line shared with the next worker's
+	t stageTask
+	_ [64]byte // no cache line shared with the next worker's
 }
 
 // groupsTask runs whole groups, each on one worker.
@@ -82,7 +81,7 @@ func (s *Solver) solveGroups(ex Executor) {
 	s.groupCtx = resize(s.groupCtx, ex.Workers())
 	for i := range s.groupCtx {
 		c := &s.groupCtx[i]
-		c.t = stageTask{s: s, wp: &c.wp}
+		c.t = stageTask{s: s}
 	}
 	s.groupsTask.s = s
 	ex.For(len(s.groups), 1, &s.groupsTask)

@@ -57,7 +57,7 @@ type halfOp struct {
 // halvesJob gathers the stages of the halves' next job.
 type halvesJob struct {
 	ops [halvesMaxOps]halfOp
-	wps [halvesMaxOps]wideParams // each pass's constants, for the wide kernels
+	wps [halvesMaxOps]*wideParams // each pass's constants, for the wide kernels
 	n   int
 	// ordered is set when a stage in the job must run before the next
 	// seam pass (a pass, or an integration of all the rows); integrations
@@ -160,7 +160,7 @@ func (s *Solver) addHalfOp(op halfOp) {
 		panic("solver: a halves job of more stages than halvesMaxOps") // solveHalves never asks for more
 	}
 	if isPass(op.mode) {
-		op.mode = s.wideStage(op.mode, &j.wps[j.n], op.flip)
+		op.mode, j.wps[j.n] = s.wideStage(op.mode, op.flip)
 	}
 	j.ops[j.n] = op
 	j.n++
@@ -184,7 +184,7 @@ func (s *Solver) seamPass(ex Executor, t *stageTask, op *halfOp) {
 		t.mode = op.mode
 		s.overflowStage(t)
 	}
-	t.mode = s.wideStage(op.mode, t.wp, op.flip)
+	t.mode, t.wp = s.wideStage(op.mode, op.flip)
 	n := s.halves.colors
 	s.colorPass(ex, t, int(t.g.colors[0])+2*n, n, op.reverse, op.bounces)
 	if op.reverse {
@@ -233,7 +233,7 @@ func (h *halvesTask) Run(lo, hi, _ int) {
 					integratePositions(&s.p, s.Bodies, s.Sims, list, 0, len(list))
 				}
 			default:
-				c.mode, c.elapsed, c.flip, c.wp = op.mode, op.elapsed, op.flip, &j.wps[i]
+				c.mode, c.elapsed, c.flip, c.wp = op.mode, op.elapsed, op.flip, j.wps[i]
 				s.colorPass(Serial{}, c, c0, n, op.reverse, op.bounces)
 			}
 		}

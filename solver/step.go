@@ -290,7 +290,13 @@ type Solver struct {
 	wideSlot   []int32 // block*lanes+lane of solver position largeStart+k, -1 for the overflow
 	kinRows    []int32 // kinematic rows touched by the large islands
 	dummyOff   int64   // byte offset of the zero row Solve appends to Bodies
-	wp         wideParams
+	// wideSets[bias][flip] are the wide kernels' constants of the stages:
+	// bias 1 for the solve, 0 for the warm start and the relax; flip 1
+	// with the points taken backwards. Filled once a Solve: the workers
+	// only read them, so their lines stay shared in both cores' caches.
+	// Written before each stage, the caller had to take back each line
+	// the other core had read (20 a stage, 13 stages a step).
+	wideSets [2][2]wideParams
 
 	place placement // where the coloured stages run (placement.go)
 }
@@ -582,6 +588,11 @@ func (s *Solver) Solve(ex Executor, prm *Params) {
 	t.list = s.free
 	ex.For(len(s.free), 256, t)
 	if s.wide {
+		for bias := range s.wideSets {
+			for flip := range s.wideSets[bias] {
+				s.setWideParams(&s.wideSets[bias][flip], bias == 1, flip == 1)
+			}
+		}
 		// The zero row that static sides of the wide blocks read, at the
 		// offset layoutWide gave them.
 		s.Bodies = append(s.Bodies[:len(s.Sims)], BodyState{DQ: components.Identity})
@@ -594,7 +605,7 @@ func (s *Solver) Solve(ex Executor, prm *Params) {
 		if len(s.groups) > 1 {
 			s.solveGroups(lex)
 		} else {
-			t.g, t.wp = &s.groups[0], &s.wp
+			t.g = &s.groups[0]
 			s.solveLarge(lex, t)
 		}
 		s.place.record(ex, time.Since(t0), len(s.largeLinks))
@@ -717,28 +728,32 @@ func (s *Solver) colorsStage(ex Executor, t *stageTask, mode int, elapsed float6
 	if s.wide && (mode == modeSolve || mode == modeRelax) {
 		s.setKinematic(elapsed)
 	}
-	t.mode = s.wideStage(mode, t.wp, t.flip)
+	t.mode, t.wp = s.wideStage(mode, t.flip)
 	n := int(t.g.colors[1]-t.g.colors[0]) - 1
 	s.colorPass(ex, t, int(t.g.colors[0]), n, reverse, mode == modeRestitution)
 }
 
-// wideStage returns the mode that runs stage mode over the wide blocks,
-// with its constants set in wp, or mode itself with the scalar kernels.
-func (s *Solver) wideStage(mode int, wp *wideParams, flip bool) int {
+// wideStage returns the mode that runs stage mode over the wide blocks and
+// its constants, or mode itself (and nil) with the scalar kernels.
+func (s *Solver) wideStage(mode int, flip bool) (int, *wideParams) {
 	if !s.wide {
-		return mode
+		return mode, nil
+	}
+	f := 0
+	if flip {
+		f = 1
 	}
 	switch mode {
 	case modeWarmStart:
-		s.setWideParams(wp, false, flip)
-		return modeWideWarm
-	case modeSolve, modeRelax:
-		s.setWideParams(wp, mode == modeSolve, flip)
-		return modeWideSolve
+		return modeWideWarm, &s.wideSets[0][f]
+	case modeSolve:
+		return modeWideSolve, &s.wideSets[1][f]
+	case modeRelax:
+		return modeWideSolve, &s.wideSets[0][f]
 	case modeRestitution:
-		return modeWideRestitution
+		return modeWideRestitution, nil
 	}
-	return mode
+	return mode, nil
 }
 
 // colorPass runs the current stage of t over the n colour entries from c0

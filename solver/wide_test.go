@@ -379,13 +379,14 @@ func wideKernelsMatchReference(t *testing.T) {
 		for stage := 0; stage < 5; stage++ {
 			b1, b2 := slices.Clone(s.blocks), slices.Clone(s.blocks)
 			r1, r2 := slices.Clone(s.Bodies), slices.Clone(s.Bodies)
-			s.setWideParams(&s.wp, stage == 1 || stage == 3, stage >= 3)
+			var wp wideParams
+			s.setWideParams(&wp, stage == 1 || stage == 3, stage >= 3)
 			if stage == 0 {
 				warmWideRef(b1, r1)
-				warmWide(b2, r2, &s.wp)
+				warmWide(b2, r2, &wp)
 			} else {
-				solveWideRef(b1, r1, &s.wp)
-				solveWide(b2, r2, &s.wp)
+				solveWideRef(b1, r1, &wp)
+				solveWide(b2, r2, &wp)
 			}
 			for i := range r1 {
 				if !bitsEqual(r1[i], r2[i]) && !(fusing && sameRow(&r1[i], &r2[i])) {
