@@ -57,6 +57,7 @@ type halves struct {
 	// they are listed.
 	rest     [2][]int32
 	seamRows []int32
+	seamOf   [2][]int32 // seamRows by half
 	seamRow  []bool
 	ctx      [2]halfCtx
 	task     halvesTask
@@ -146,6 +147,12 @@ func (s *Solver) listSeamRows() {
 	n := g.Colors()
 	mark(g.List[g.Start[2*n]:g.Start[3*n]])
 	mark(s.Coloring.Overflow)
+	for p := range h.seamOf {
+		h.seamOf[p] = h.seamOf[p][:0]
+	}
+	for _, r := range h.seamRows {
+		h.seamOf[h.half[r]] = append(h.seamOf[h.half[r]], r)
+	}
 	for p := range h.rest {
 		h.rest[p] = h.rest[p][:0]
 		for _, r := range s.halfRows(p) {
