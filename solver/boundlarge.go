@@ -150,3 +150,18 @@ func (s *Solver) largeLimits(g *largeGroup) bool {
 	}
 	return marked
 }
+
+// boundFrames runs the first job of group t.g's substeps: the frames of its
+// large islands' bound (modeBoundFrame), with the check of its wide lanes
+// (checkLanes). It reports false if a lane is bad: nothing is solved then,
+// and Solve panics on its caller.
+func (s *Solver) boundFrames(ex Executor, t *stageTask) bool {
+	g := t.g
+	t.mode, t.base = modeBoundFrame, int(g.linkChunks[0])
+	ex.For(int(g.linkChunks[1]-g.linkChunks[0]), HeavyItems, t)
+	if s.badLane.Load() {
+		return false
+	}
+	s.largeFrames(g)
+	return true
+}

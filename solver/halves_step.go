@@ -84,9 +84,9 @@ func (s *Solver) solveHalves(ex Executor, t *stageTask) {
 	j.n, j.ordered, j.kinAt = 0, false, math.NaN()
 	j.multi, j.taken, j.back = ex.Workers() > 1 && seamPrefetch, false, false
 	s.halves.task = halvesTask{s: s, t: t}
-	t.mode, t.base = modeBoundFrame, int(g.linkChunks[0])
-	ex.For(int(g.linkChunks[1]-g.linkChunks[0]), HeavyItems, t)
-	s.largeFrames(g)
+	if !s.boundFrames(ex, t) {
+		return
+	}
 	for sub := 0; sub < s.p.substeps; sub++ {
 		elapsed := float64(sub) * s.p.h
 		if sub == 0 {

@@ -297,6 +297,7 @@ type Solver struct {
 	// Written before each stage, the caller had to take back each line
 	// the other core had read (20 a stage, 13 stages a step).
 	wideSets [2][2]wideParams
+	badLane  atomic.Bool // checkLanes found a lane outside Bodies
 
 	place placement // where the coloured stages run (placement.go)
 }
@@ -596,7 +597,7 @@ func (s *Solver) Solve(ex Executor, prm *Params) {
 		// The zero row that static sides of the wide blocks read, at the
 		// offset layoutWide gave them.
 		s.Bodies = append(s.Bodies[:len(s.Sims)], BodyState{DQ: components.Identity})
-		s.checkLanes()
+		s.badLane.Store(false)
 	}
 	s.place.last = false
 	if len(s.largeBodies) > 0 {
@@ -609,6 +610,9 @@ func (s *Solver) Solve(ex Executor, prm *Params) {
 			s.solveLarge(lex, t)
 		}
 		s.place.record(ex, time.Since(t0), len(s.largeLinks))
+	}
+	if s.badLane.Load() {
+		panic("solver: a wide lane addresses a row outside Bodies: call SetContact for every link")
 	}
 	if s.wide {
 		s.setKinematic(0)
@@ -641,9 +645,9 @@ func (s *Solver) solveLarge(ex Executor, t *stageTask) {
 	}
 	g := t.g
 	rows := s.largeBodies[g.rows[0]:g.rows[1]]
-	t.mode, t.base = modeBoundFrame, int(g.linkChunks[0])
-	ex.For(int(g.linkChunks[1]-g.linkChunks[0]), HeavyItems, t)
-	s.largeFrames(g)
+	if !s.boundFrames(ex, t) {
+		return
+	}
 	for sub := 0; sub < s.p.substeps; sub++ {
 		elapsed := float64(sub) * s.p.h
 		t.list = rows
@@ -865,7 +869,10 @@ func (t *stageTask) Run(lo, hi, _ int) {
 		solveWide(s.blocks[t.base+lo:t.base+hi], s.Bodies, t.wp)
 	case modeWideRestitution:
 		restituteWide(s.blocks[t.base+lo:t.base+hi], s.Bodies, p)
-	case modeBoundFrame, modeBoundStart, modeBoundSubsteps, modeBoundApply:
+	case modeBoundFrame:
+		s.boundChunks(t.mode, t.base+lo, t.base+hi)
+		s.checkLanes(t.g, lo, hi)
+	case modeBoundStart, modeBoundSubsteps, modeBoundApply:
 		s.boundChunks(t.mode, t.base+lo, t.base+hi)
 	case modeKeepRest:
 		s.keepRest(t.list[lo:hi])

@@ -1,9 +1,11 @@
 package solver
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"unsafe"
@@ -479,5 +481,53 @@ func TestGroupsZeroAllocs(t *testing.T) {
 	s.Solve(Serial{}, &prm)
 	if n := testing.AllocsPerRun(5, func() { s.Solve(Serial{}, &prm) }); n != 0 {
 		t.Errorf("%v allocations per warm Solve, want 0", n)
+	}
+}
+
+// TestBadLanePanics checks that Solve refuses a wide lane that addresses a
+// row outside Bodies (what a lane left from an earlier step, SetContact not
+// called for its link, can do) with a panic on the calling goroutine: for
+// one group, in halves or not, before any kernel has moved a body of the
+// large islands, and for groups run side by side (the bad lane's group
+// stops before its kernels), on one goroutine and on three.
+func TestBadLanePanics(t *testing.T) {
+	if !wideKernel {
+		t.Skip("the wide kernels are off")
+	}
+	defer func(saved int) { halvesMinLinks = saved }(halvesMinLinks)
+	for _, c := range []struct {
+		name   string
+		halves int
+		piles  int
+	}{{"one group", 1 << 30, 1}, {"halves", 1, 1}, {"groups", 1 << 30, 60}} {
+		for _, ex := range []Executor{Serial{}, parallel{3}} {
+			halvesMinLinks = c.halves
+			n, m := 300, 900
+			if c.piles > 1 {
+				n, m = 3000, 15000
+			}
+			s, prm := randomPiles(1, c.piles, n, m, c.piles == 1, 64, nil)
+			if (c.piles > 1) != (len(s.groups) > 1) || (c.halves == 1) != (s.halves.colors > 0) {
+				t.Fatalf("%s: %d groups, halves %d: not the layout to test", c.name, len(s.groups), s.halves.colors)
+			}
+			before := slices.Clone(s.Bodies)
+			s.blocks[len(s.blocks)-1].offB[0] = int64(len(s.Bodies)+5) * bodyStride
+			func() {
+				defer func() {
+					if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "outside Bodies") {
+						t.Fatalf("%s on %T: recovered %v, want the bad-lane panic", c.name, ex, r)
+					}
+				}()
+				s.Solve(ex, &prm)
+			}()
+			if c.piles > 1 {
+				continue // groups before the bad one's may have run
+			}
+			for _, i := range s.largeBodies {
+				if before[i] != s.Bodies[i] {
+					t.Fatalf("%s on %T: body %d of a large island moved before the panic", c.name, ex, i)
+				}
+			}
+		}
 	}
 }
