@@ -65,9 +65,13 @@ type Physics struct {
 	// Frozen rows: static and sleeping bodies.
 	frozen frozenRows
 
-	grid     *broadphase.Grid
-	pairs    []broadphase.Pair
-	pairBufs [][]broadphase.Pair
+	grid *broadphase.Grid
+	// The candidate pairs, in the broad phase's blocks: pair i of the
+	// tick is pairBufs[c][i-pairStart[c]] for the block c whose range
+	// [pairStart[c], pairStart[c+1]) holds i, numPairs in all.
+	pairBufs  [][]broadphase.Pair
+	pairStart []int
+	numPairs  int
 	// The static bodies near a fast body's path (see continuous).
 	sweepPairs []broadphase.Pair
 	// The sleepers near a body the solve sped up (see wakeAhead).
@@ -292,7 +296,7 @@ func (p *Physics) Update(w *arche.World) {
 	rep.Errors = append(rep.Errors[:0], p.errs...)
 	prof.Bodies = len(p.ents)
 	prof.Frozen = len(p.frozen.ents)
-	prof.Pairs = len(p.pairs)
+	prof.Pairs = p.numPairs
 	prof.Contacts = len(p.s.Contacts)
 	prof.Points = p.points
 	prof.Islands = st.Islands
