@@ -5,6 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/tumble2d/tumble/components"
+	"github.com/tumble2d/tumble/internal/prefetch"
 )
 
 const (
@@ -214,8 +215,17 @@ func (cs *cellSet) build(boxes []components.AABB, s float64) {
 		st[g] = sum
 	}
 	st[nb] = sum
-	// ... and the backward scatter decrements it down to the start.
+	// ... and the backward scatter decrements it down to the start. Its
+	// stores land in bucket order, all over entries, which the last
+	// tick's queries read (on 2 workers, on both cores): each waited for
+	// its line. Write prefetches of the whole array first, in memory order,
+	// let the lines come together. The scatter went from 0.055 to 0.046 ms
+	// a step of large_pyramid on 1 worker and from 0.09 to 0.07 on 2 (at
+	// a 1 us round trip), mixed_pile's from 0.115 to 0.095 and 0.17 to
+	// 0.15, and at 40 000 bodies (1.6 MB of entries) from 0.41-0.44 to
+	// 0.35-0.36.
 	es := cs.entries
+	prefetch.WriteRows(es, 0, len(es))
 	for i := n - 1; i >= 0; i-- {
 		if cs.cls[i] == noClass {
 			continue
