@@ -34,9 +34,10 @@ import (
 //     pass (setKinematic); where it changes (from the solve to the relax)
 //     the job so far is run first.
 //
-// So a substep takes two jobs (three with kinematic rows, when the solve
-// goes forwards: its relax then needs a new pose), and the step's four
-// substeps 9 to 11 instead of 20. Each row is integrated once and each
+// So a substep takes two jobs (three with kinematic rows when the solve
+// goes forwards, its relax then needing a new pose; three with
+// ForwardColorOrder, whose passes all go forwards), and the step's four
+// substeps 9 (11 with kinematic rows, 13 forwards) instead of 20. Each row is integrated once and each
 // pass runs in the same order as before, so the results are the same bits.
 
 // halvesStageJobs runs each stage of the halves in a job of its own, as

@@ -597,7 +597,6 @@ func (s *Solver) Solve(ex Executor, prm *Params) {
 		// The zero row that static sides of the wide blocks read, at the
 		// offset layoutWide gave them.
 		s.Bodies = append(s.Bodies[:len(s.Sims)], BodyState{DQ: components.Identity})
-		s.badLane.Store(false)
 	}
 	s.place.last = false
 	if len(s.largeBodies) > 0 {
@@ -609,10 +608,10 @@ func (s *Solver) Solve(ex Executor, prm *Params) {
 			t.g = &s.groups[0]
 			s.solveLarge(lex, t)
 		}
+		if s.badLane.Swap(false) {
+			panic("solver: a wide lane addresses a row outside Bodies: call SetContact for every link")
+		}
 		s.place.record(ex, time.Since(t0), len(s.largeLinks))
-	}
-	if s.badLane.Load() {
-		panic("solver: a wide lane addresses a row outside Bodies: call SetContact for every link")
 	}
 	if s.wide {
 		s.setKinematic(0)
