@@ -55,6 +55,10 @@ type halves struct {
 	// rest[p] lists the rows of half p that no seam or overflow link
 	// touches, seamRows the others (orderHalves); seamRow marks them while
 	// they are listed.
+	// The links of each part, colour by colour, and where each colour
+	// ends in them, where orderHalves sorts them itself.
+	links    [3][]int32
+	ends     [3][]int32
 	rest     [2][]int32
 	seamRows []int32
 	seamOf   [2][]int32 // seamRows by half
@@ -66,9 +70,8 @@ type halves struct {
 
 // halvesFirst reports whether the large islands are enough to be solved in
 // halves, should they form the only group, and if so gives each of their
-// body rows its half: the colouring then lists the links by half
-// (collectOn), for orderHalves to lay them out (groups read only their
-// colours).
+// body rows its half, for the colouring to list the links by half
+// (collectOn) or for orderHalves to sort them.
 func (s *Solver) halvesFirst() bool {
 	rows := s.largeBodies
 	if len(s.largeLinks) < halvesMinLinks || len(rows) < 2 {
@@ -102,23 +105,57 @@ func linkPart(l *Link, half []int8) int8 {
 	return 2
 }
 
-// orderHalves appends the colours to Order and colorStart, as the
-// colouring listed them by part: the colours of the first half, those of
-// the second, then the seam's, each colour's links in link order, two-point
-// links first. It reports false, with nothing appended, if no link has a
-// colour.
-func (s *Solver) orderHalves() bool {
+// orderHalves appends the colours to Order and colorStart: the colours of
+// the first half, those of the second, then the seam's, each colour's links
+// in link order, two-point links first. With byPart the colouring listed
+// them so, and they are copied; otherwise one pass sorts each colour's
+// links into the three parts. It reports false, with nothing appended, if
+// no link has a colour.
+//
+// The colouring lists by part where the large islands cannot form groups
+// (a single one, or kinematic rows in the last step; BuildIslandsOn), since
+// groups need only the colours and the listing by part cost many_pyramids
+// (400 islands in groups) 1.5 % a step on 1 worker. Where the guess fails
+// (kinematic rows that appeared this step), the pass sorts them here.
+func (s *Solver) orderHalves(byPart bool) bool {
 	n := s.Coloring.Colors()
 	if n == 0 {
 		return false
 	}
-	s.halves.colors = n
-	base := int32(len(s.Order))
-	for _, start := range s.Coloring.Start[:3*n] {
-		s.colorStart = append(s.colorStart, base+start)
+	h := &s.halves
+	h.colors = n
+	if byPart {
+		base := int32(len(s.Order))
+		for _, start := range s.Coloring.Start[:3*n] {
+			s.colorStart = append(s.colorStart, base+start)
+		}
+		s.Order = append(s.Order, s.Coloring.List...)
+		g := &s.Coloring
+		s.listSeamRows(g.List[g.Start[2*n]:g.Start[3*n]])
+		return true
 	}
-	s.Order = append(s.Order, s.Coloring.List...)
-	s.listSeamRows()
+	for part := range h.links {
+		h.links[part] = h.links[part][:0]
+		h.ends[part] = h.ends[part][:0]
+	}
+	for k := 0; k < n; k++ {
+		for _, li := range s.Coloring.Color(k) {
+			part := linkPart(&s.Links[li], h.half)
+			h.links[part] = append(h.links[part], li)
+		}
+		for part := range h.links {
+			h.ends[part] = append(h.ends[part], int32(len(h.links[part])))
+		}
+	}
+	for part := range h.links {
+		start := int32(0)
+		for _, end := range h.ends[part] {
+			s.colorStart = append(s.colorStart, int32(len(s.Order)))
+			s.Order = append(s.Order, h.links[part][start:end]...)
+			start = end
+		}
+	}
+	s.listSeamRows(h.links[2])
 	return true
 }
 
@@ -126,7 +163,7 @@ func (s *Solver) orderHalves() bool {
 // link touches (seamRows, integrated by the caller between the seam's
 // passes) and the rest of each half (rest, integrated by the half's worker
 // in any of its jobs; see halves_step.go).
-func (s *Solver) listSeamRows() {
+func (s *Solver) listSeamRows(seam []int32) {
 	h := &s.halves
 	h.seamRows = h.seamRows[:0]
 	mark := func(links []int32) {
@@ -143,9 +180,7 @@ func (s *Solver) listSeamRows() {
 			}
 		}
 	}
-	g := &s.Coloring
-	n := g.Colors()
-	mark(g.List[g.Start[2*n]:g.Start[3*n]])
+	mark(seam)
 	mark(s.Coloring.Overflow)
 	for p := range h.seamOf {
 		h.seamOf[p] = h.seamOf[p][:0]

@@ -137,3 +137,32 @@ func TestHalvesSameForAnyExecutor(t *testing.T) {
 		}
 	}
 }
+
+// TestHalvesOrderEitherWay lays out piles of several large islands with
+// kinematic rows (no groups) in halves both ways: listed by half by the
+// colouring, and sorted into the halves afterwards (when the last step
+// had no kinematic rows to go by). The order, the colour entries and the
+// seam's rows must be the same.
+func TestHalvesOrderEitherWay(t *testing.T) {
+	defer func(saved int) { halvesMinLinks = saved }(halvesMinLinks)
+	halvesMinLinks = 1
+	for seed := uint64(1); seed <= 6; seed++ {
+		s, prm := randomPiles(seed, 3, 300, 900, true, 64, nil)
+		if len(s.large) < 2 || len(s.Coloring.Kinematic) == 0 {
+			t.Fatalf("seed %d: %d large islands, %d kinematic sides: not the layout to test", seed, len(s.large), len(s.Coloring.Kinematic))
+		}
+		var order, starts, seam [2][]int32
+		for way, byPart := range []bool{false, true} {
+			s.lastKinematic = byPart
+			s.BuildIslands(&prm)
+			if s.halves.colors == 0 || s.Coloring.lists != map[bool]int{false: 1, true: 3}[byPart] {
+				t.Fatalf("seed %d: halves %d, lists %d with byPart %v", seed, s.halves.colors, s.Coloring.lists, byPart)
+			}
+			order[way], starts[way] = slices.Clone(s.Order), slices.Clone(s.colorStart)
+			seam[way] = slices.Clone(s.halves.seamRows)
+		}
+		if !slices.Equal(order[0], order[1]) || !slices.Equal(starts[0], starts[1]) || !slices.Equal(seam[0], seam[1]) {
+			t.Fatalf("seed %d: the two ways lay the halves out differently", seed)
+		}
+	}
+}

@@ -282,6 +282,10 @@ type Solver struct {
 	// The last BuildIslands' coloured and total links, to decide whether
 	// colouring every link alongside the islands pays.
 	lastColored, lastLinks int
+	// lastKinematic is set when the last BuildIslands' large islands
+	// touched kinematic rows, which keeps them from forming groups: the
+	// guess of whether they may be halved (orderHalves).
+	lastKinematic bool
 
 	// Wide blocks of the coloured contacts (wide.go), when wide.
 	wide       bool
@@ -408,10 +412,12 @@ func (s *Solver) BuildIslandsOn(ex Executor, prm *Params) Stats {
 	}
 	var half []int8
 	split := s.halvesFirst()
-	if split {
+	byPart := split && (len(s.large) < 2 || noGroups || s.lastKinematic)
+	if byPart {
 		half = s.halves.half
 	}
 	s.Coloring.collectOn(ex, s.Links, s.largeLinks, half)
+	s.lastKinematic = len(s.Coloring.Kinematic) > 0
 	s.largeStart = int32(len(s.Order))
 	s.colorStart = s.colorStart[:0]
 	s.halves.colors = 0
@@ -419,7 +425,7 @@ func (s *Solver) BuildIslandsOn(ex Executor, prm *Params) Stats {
 		s.orderGroups()
 	} else {
 		s.Order = append(s.Order, s.Coloring.Overflow...)
-		if !split || !s.orderHalves() {
+		if !split || !s.orderHalves(byPart) {
 			for k := 0; k < s.Coloring.Colors(); k++ {
 				s.colorStart = append(s.colorStart, int32(len(s.Order)))
 				s.Order = append(s.Order, s.Coloring.Color(k)...) // two-point links first
