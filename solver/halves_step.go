@@ -73,9 +73,9 @@ type halvesJob struct {
 	// hold (NaN: unknown).
 	kinAt float64
 	// The seam rows' lines (see takeSeamRows): the caller has asked for
-	// them since the last job (taken), and the next job's halves ask for
-	// theirs back (back).
-	multi, taken, back, retake bool
+	// them since the last job (taken), so the job being run has its halves
+	// ask for theirs back (retake).
+	multi, taken, retake bool
 }
 
 // solveHalves is solveLarge for the group t.g solved in halves.
@@ -83,7 +83,7 @@ func (s *Solver) solveHalves(ex Executor, t *stageTask) {
 	g := t.g
 	j := &s.halves.job
 	j.n, j.ordered, j.kinAt = 0, false, math.NaN()
-	j.multi, j.taken, j.back = ex.Workers() > 1 && seamPrefetch, false, false
+	j.multi, j.taken = ex.Workers() > 1 && seamPrefetch, false
 	s.halves.task = halvesTask{s: s, t: t}
 	if !s.boundFrames(ex, t) {
 		return
@@ -95,12 +95,12 @@ func (s *Solver) solveHalves(ex Executor, t *stageTask) {
 			t.mode, t.base = modeBoundStart, int(g.rowChunks[0])
 			ex.For(int(g.rowChunks[1]-g.rowChunks[0]), HeavyItems, t)
 		} else {
-			s.halvesRows(ex, modeIntegrateVelocities)
+			s.halvesRows(ex, t, modeIntegrateVelocities)
 		}
 		flip := sub&1 == 1 // see solveLarge
 		s.halvesPass(ex, t, halfOp{mode: modeWarmStart, flip: flip})
 		s.halvesPass(ex, t, halfOp{mode: modeSolve, elapsed: elapsed, flip: flip, reverse: flip && !s.forward})
-		s.halvesRows(ex, modeIntegratePositions)
+		s.halvesRows(ex, t, modeIntegratePositions)
 		s.halvesPass(ex, t, halfOp{mode: modeRelax, elapsed: elapsed + s.p.h, flip: !flip, reverse: !flip && !s.forward})
 	}
 	s.runHalves(ex)
@@ -114,7 +114,7 @@ func (s *Solver) solveHalves(ex Executor, t *stageTask) {
 // modeIntegrateVelocities or modeIntegratePositions) at this point of the
 // order: in the waiting job if it holds a stage that must precede the next
 // seam pass, else the seam rows now and the rest in the next job.
-func (s *Solver) halvesRows(ex Executor, mode int) {
+func (s *Solver) halvesRows(ex Executor, t *stageTask, mode int) {
 	j := &s.halves.job
 	if j.ordered || halvesStageJobs {
 		s.addHalfOp(halfOp{mode: mode})
@@ -123,13 +123,9 @@ func (s *Solver) halvesRows(ex Executor, mode int) {
 		}
 		return
 	}
-	list := s.halves.seamRows
 	s.takeSeamRows()
-	if mode == modeIntegrateVelocities {
-		integrateVelocities(&s.p, s.Bodies, s.Sims, list, 0, len(list))
-	} else {
-		integratePositions(&s.p, s.Bodies, s.Sims, list, 0, len(list))
-	}
+	t.mode, t.list = mode, s.halves.seamRows
+	t.Run(0, len(t.list), 0)
 	s.addHalfOp(halfOp{mode: mode, rest: true})
 }
 
@@ -213,7 +209,7 @@ func (s *Solver) runHalves(ex Executor) {
 	if j.n == 0 {
 		return
 	}
-	j.retake, j.back = j.back, false
+	j.retake = j.taken
 	ex.For(2, 1, &s.halves.task)
 	j.n, j.ordered, j.taken = 0, false, false
 }
@@ -237,7 +233,7 @@ func (s *Solver) takeSeamRows() {
 	if !j.multi || j.taken {
 		return
 	}
-	j.taken, j.back = true, true
+	j.taken = true
 	prefetchRows(s.Bodies, s.halves.seamRows)
 }
 
@@ -268,21 +264,16 @@ func (h *halvesTask) Run(lo, hi, _ int) {
 		c0 := int(c.g.colors[0]) + part*n
 		for i := range j.ops[:j.n] {
 			op := &j.ops[i]
-			switch op.mode {
-			case modeIntegrateVelocities, modeIntegratePositions:
-				list := s.halfRows(part)
+			if !isPass(op.mode) {
+				c.mode, c.list = op.mode, s.halfRows(part)
 				if op.rest {
-					list = s.halves.rest[part]
+					c.list = s.halves.rest[part]
 				}
-				if op.mode == modeIntegrateVelocities {
-					integrateVelocities(&s.p, s.Bodies, s.Sims, list, 0, len(list))
-				} else {
-					integratePositions(&s.p, s.Bodies, s.Sims, list, 0, len(list))
-				}
-			default:
-				c.mode, c.elapsed, c.flip, c.wp = op.mode, op.elapsed, op.flip, j.wps[i]
-				s.colorPass(Serial{}, c, c0, n, op.reverse, op.bounces)
+				c.Run(0, len(c.list), 0)
+				continue
 			}
+			c.mode, c.elapsed, c.flip, c.wp = op.mode, op.elapsed, op.flip, j.wps[i]
+			s.colorPass(Serial{}, c, c0, n, op.reverse, op.bounces)
 		}
 	}
 }
