@@ -68,10 +68,9 @@ type Physics struct {
 	grid *broadphase.Grid
 	// The candidate pairs, in the broad phase's blocks: pair i of the
 	// tick is pairBufs[c][i-pairStart[c]] for the block c whose range
-	// [pairStart[c], pairStart[c+1]) holds i, numPairs in all.
+	// [pairStart[c], pairStart[c+1]) holds i (numPairs in all).
 	pairBufs  [][]broadphase.Pair
 	pairStart []int
-	numPairs  int
 	// The static bodies near a fast body's path (see continuous).
 	sweepPairs []broadphase.Pair
 	// The sleepers near a body the solve sped up (see wakeAhead).
@@ -296,7 +295,7 @@ func (p *Physics) Update(w *arche.World) {
 	rep.Errors = append(rep.Errors[:0], p.errs...)
 	prof.Bodies = len(p.ents)
 	prof.Frozen = len(p.frozen.ents)
-	prof.Pairs = p.numPairs
+	prof.Pairs = p.numPairs()
 	prof.Contacts = len(p.s.Contacts)
 	prof.Points = p.points
 	prof.Islands = st.Islands
