@@ -181,6 +181,9 @@ type Result struct {
 	// Stages is the mean time per timed tick of each stage, from the
 	// ecs.Profile resource.
 	Stages [ecs.NumStages]time.Duration
+	// Work is the mean per timed tick of Profile.Work: what the jobs of
+	// each stage handed to the workers took (zero on 1 worker).
+	Work [ecs.NumStages]WorkMean
 
 	// Counters of the last tick (ecs.Profile).
 	Contacts int // touching manifolds
@@ -214,6 +217,12 @@ type Result struct {
 
 	Health   Health
 	Checksum string
+}
+
+// WorkMean is ecs.StageWork averaged over the timed ticks.
+type WorkMean struct {
+	Jobs                 float64 // jobs handed out per tick
+	Wall, Caller, Others time.Duration
 }
 
 // MsPerStep returns the mean wall time of a timed tick in milliseconds.
@@ -352,6 +361,7 @@ type runner struct {
 	next   int // the next tick
 	prof   *ecs.Profile
 	stages [ecs.NumStages]time.Duration
+	work   [ecs.NumStages]ecs.StageWork
 	// contacts is the sum over the timed ticks of Profile.Contacts.
 	contacts int
 }
@@ -409,6 +419,11 @@ func (u *runner) update() {
 	r.Total += d
 	for s := range u.stages {
 		u.stages[s] += prof.Stages[s]
+		w, pw := &u.work[s], &prof.Work[s]
+		w.Jobs += pw.Jobs
+		w.Wall += pw.Wall
+		w.Caller += pw.Caller
+		w.Others += pw.Others
 	}
 	u.contacts += prof.Contacts
 	if prof.ColoredOnCaller {
@@ -431,6 +446,8 @@ func (u *runner) finish() *Result {
 	r.Mean = r.Total / n
 	for s := range u.stages {
 		r.Stages[s] = u.stages[s] / n
+		w := &u.work[s]
+		r.Work[s] = WorkMean{Jobs: float64(w.Jobs) / float64(r.Timed), Wall: w.Wall / n, Caller: w.Caller / n, Others: w.Others / n}
 	}
 	sorted := slices.Clone(r.StepTimes)
 	slices.Sort(sorted)

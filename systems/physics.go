@@ -183,7 +183,7 @@ func (p *Physics) Initialize(w *arche.World) {
 		p.report.Add(&ecs.Report{})
 	}
 	p.lastGravity = p.gravity.Get().V
-	p.pool = newPool(p.cfg.workers(), p.cfg.ProfileContext)
+	p.pool = newPool(p.cfg.workers(), p.cfg.ProfileContext, p.cfg.TimeJobs)
 	p.storePoints = make([]workerCount, p.pool.Workers())
 	p.sleep.init()
 }
@@ -234,6 +234,7 @@ func (p *Physics) Update(w *arche.World) {
 	}
 
 	p.pool.setStage(ecs.StageGather)
+	p.pool.spent = [ecs.NumStages]ecs.StageWork{}
 	p.params.Gravity = p.gravity.Get().V
 	p.errs = p.errs[:0]
 	p.applyWakes(w)
@@ -302,6 +303,7 @@ func (p *Physics) Update(w *arche.World) {
 	prof.Colored = st.Colored
 	prof.Colors = st.Colors
 	prof.ColoredOnCaller = p.s.ColoredOnCaller()
+	prof.Work = p.pool.spent
 	p.stepped = true
 	stage(ecs.StageEvents)
 	prof.Step = time.Since(t0)

@@ -43,7 +43,10 @@ type helper struct {
 	job   uint64
 	items int64
 	ns    int64
-	_     [16]byte
+	// The time the helper ran items of job busyJob, its last (for
+	// ecs.StageWork), published the same way.
+	busy    int64
+	busyJob uint64
 }
 
 // subSlices is the number of pieces of each worker's slice of a static
@@ -95,6 +98,7 @@ const (
 // the caller's steal, and then found the job closed: its pieces never ran.
 type pool struct {
 	workers int
+	timed   bool // time the jobs (spent; Config.TimeJobs), set at creation
 	helpers []helper
 	quit    atomic.Bool
 	claims  []claimLine
@@ -105,6 +109,9 @@ type pool struct {
 	grain  int               // 0: static split
 	labels []context.Context // per stage, plus the base context last
 	stage  ecs.Stage
+	// spent adds up the jobs of each stage since Physics.Update last
+	// cleared it (ecs.StageWork).
+	spent  [ecs.NumStages]ecs.StageWork
 	bal    *balance // the split of the current job, if balanced (run)
 	bounds []int    // bounds[w]: the first item of worker w's slice, when bal is set
 	_      [64]byte
@@ -115,8 +122,8 @@ type pool struct {
 	seq    uint64
 }
 
-func newPool(workers int, base context.Context) *pool {
-	p := &pool{workers: min(workers, 255)}
+func newPool(workers int, base context.Context, timed bool) *pool {
+	p := &pool{workers: min(workers, 255), timed: timed}
 	p.labels = make([]context.Context, ecs.NumStages+1)
 	for s := ecs.Stage(0); s < ecs.NumStages; s++ {
 		p.labels[s] = pprof.WithLabels(base, pprof.Labels("stage", s.String()))
@@ -162,7 +169,15 @@ func (p *pool) loop(i int) {
 		if p.job.Load() == j {
 			h.in.Store(j | workingBit)
 			pprof.SetGoroutineLabels(p.labels[p.stage])
-			if items, ns := p.work(i+1, j); ns >= 0 {
+			var start time.Time
+			if p.timed {
+				start = time.Now()
+			}
+			items, ns := p.work(i+1, j)
+			if p.timed {
+				h.busy, h.busyJob = int64(time.Since(start)), j
+			}
+			if ns >= 0 {
 				h.job, h.items, h.ns = j, items, ns
 			}
 		}
@@ -321,14 +336,35 @@ func (p *pool) run(n, grain int, t solver.Task, b *balance) {
 	p.task, p.n, p.grain = t, n, grain
 	p.seq++
 	j := p.seq
+	var start time.Time
+	var caller time.Duration
+	if p.timed {
+		start = time.Now()
+	}
 	p.job.Store(j)
 	p.wakeParked()
 	items, ns := p.work(0, j)
+	if p.timed {
+		caller = time.Since(start)
+	}
 	p.job.Store(j | closedBit)
 	for i := range p.helpers {
 		for k := 1; p.helpers[i].in.Load()&^workingBit == j; k++ {
 			if k&1023 == 0 {
 				runtime.Gosched()
+			}
+		}
+	}
+	if p.timed {
+		// A helper writes its busy time before it stores that it left,
+		// and the loop above saw every helper that entered the job leave.
+		w := &p.spent[p.stage]
+		w.Jobs++
+		w.Wall += time.Since(start)
+		w.Caller += caller
+		for i := range p.helpers {
+			if h := &p.helpers[i]; h.busyJob == j {
+				w.Others += time.Duration(h.busy)
 			}
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tumble2d/tumble/ecs"
 	"github.com/tumble2d/tumble/solver"
 )
 
@@ -28,7 +29,7 @@ func (t *countTask) Run(lo, hi, w int) {
 // stops.
 func TestPoolCoversEachItemOnce(t *testing.T) {
 	for _, workers := range []int{1, 2, 3, 8} {
-		p := newPool(workers, context.Background())
+		p := newPool(workers, context.Background(), false)
 		for _, n := range []int{0, 1, 2, 3, 7, 20, 64, 65, 1000, 4097} {
 			for _, grain := range []int{solver.HeavyItems, 0, 1, 16, 64} {
 				task := &countTask{hits: make([]atomic.Int32, n)}
@@ -89,7 +90,7 @@ func runJob(p *pool, n, grain int, t solver.Task, bal *balance) {
 // again while the caller set up the next one (a data race, and results that
 // differed with 8 workers under -race).
 func TestPoolLateWake(t *testing.T) {
-	p := newPool(8, context.Background())
+	p := newPool(8, context.Background(), false)
 	defer p.close()
 	task := &stampTask{hits: make([]atomic.Int64, 4000)}
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -127,7 +128,7 @@ func (t *spinTask) Run(lo, hi, w int) {
 func BenchmarkPoolBarrier(b *testing.B) {
 	for _, grain := range []int{0, 16} {
 		b.Run(fmt.Sprintf("grain=%d", grain), func(b *testing.B) {
-			p := newPool(2, context.Background())
+			p := newPool(2, context.Background(), false)
 			defer p.close()
 			t := &spinTask{sink: make([]float64, 256)}
 			for i := 0; i < b.N; i++ {
@@ -143,7 +144,7 @@ func BenchmarkPoolBarrier(b *testing.B) {
 // helper is still entering, the case where a piece was once lost.
 func TestPoolManyShortJobs(t *testing.T) {
 	for _, workers := range []int{2, 3} {
-		p := newPool(workers, context.Background())
+		p := newPool(workers, context.Background(), workers == 3) // timed on 3 (Config.TimeJobs)
 		task := &stampTask{hits: make([]atomic.Int64, 4000)}
 		rng := rand.New(rand.NewPCG(1, 2))
 		var bal balance
@@ -170,7 +171,7 @@ func TestPoolManyShortJobs(t *testing.T) {
 // down to an empty slice) and checks that every item runs exactly once.
 func TestPoolBalancedSplitCoversEachItemOnce(t *testing.T) {
 	for _, workers := range []int{2, 3, 8} {
-		p := newPool(workers, context.Background())
+		p := newPool(workers, context.Background(), false)
 		for _, lead := range []float64{0, 0.05, 0.5, 0.95, 1} {
 			for _, n := range []int{32, 33, 100, 1000, 4097} {
 				task := &countTask{hits: make([]atomic.Int32, n)}
@@ -256,5 +257,73 @@ func TestBalanceAdapt(t *testing.T) {
 	if want := [3]float64{0.5, 1.0 / 6, 1.0 / 3}; math.Abs(b.share[0]-want[0]) > 1e-9 ||
 		math.Abs(b.share[1]-want[1]) > 1e-9 || b.share[2] != want[2] {
 		t.Fatalf("three workers, one not timed: shares %v, want %v", b.share, want)
+	}
+}
+
+// timedTask spins each item for a few microseconds and adds up, per worker,
+// the time its Run calls took.
+type timedTask struct {
+	ran [8]atomic.Int64 // ns per worker index
+}
+
+func (t *timedTask) Run(lo, hi, w int) {
+	start := time.Now()
+	for i := lo; i < hi; i++ {
+		for time.Since(start) < time.Duration(i-lo+1)*2*time.Microsecond {
+		}
+	}
+	t.ran[w].Add(int64(time.Since(start)))
+}
+
+// TestPoolTimesJobs checks what a timed pool adds up for ecs.StageWork: one
+// job per For that hands out work, none for the jobs run on the caller alone
+// (one worker, one block, or too few static items), each worker's time
+// at least what its Run calls took, the caller's within the jobs' wall
+// time and the others' within their share of it. Untimed, it adds nothing.
+func TestPoolTimesJobs(t *testing.T) {
+	for _, workers := range []int{1, 2, 3} {
+		for _, timed := range []bool{false, true} {
+			p := newPool(workers, context.Background(), timed)
+			p.setStage(ecs.StageNarrowPhase)
+			task := &timedTask{}
+			handed := 0
+			for job := 0; job < 40; job++ {
+				n, grain := 64, []int{0, 8, solver.HeavyItems}[job%3]
+				p.For(n, grain, task)
+				if workers > 1 {
+					handed++
+				}
+			}
+			p.For(5, 0, task)  // too few static items: the caller alone
+			p.For(4, 16, task) // one block: the caller alone
+			p.clearStage()
+			p.close()
+			w := p.spent[ecs.StageNarrowPhase]
+			for s, o := range p.spent {
+				if ecs.Stage(s) != ecs.StageNarrowPhase && o != (ecs.StageWork{}) {
+					t.Fatalf("workers %d: stage %v got %+v, though no job ran in it", workers, ecs.Stage(s), o)
+				}
+			}
+			if !timed || workers == 1 {
+				if w != (ecs.StageWork{}) {
+					t.Fatalf("workers %d timed %v: got %+v, want nothing", workers, timed, w)
+				}
+				continue
+			}
+			var others int64
+			for i := 1; i < workers; i++ {
+				others += task.ran[i].Load()
+			}
+			switch {
+			case w.Jobs != handed:
+				t.Errorf("workers %d: %d jobs counted, %d handed out", workers, w.Jobs, handed)
+			case w.Caller < time.Duration(task.ran[0].Load()):
+				t.Errorf("workers %d: caller busy %v, less than its items took (%v)", workers, w.Caller, time.Duration(task.ran[0].Load()))
+			case w.Others < time.Duration(others):
+				t.Errorf("workers %d: others busy %v, less than their items took (%v)", workers, w.Others, time.Duration(others))
+			case w.Caller > w.Wall || w.Others > time.Duration(workers-1)*w.Wall:
+				t.Errorf("workers %d: caller %v and others %v beyond the jobs' wall time %v", workers, w.Caller, w.Others, w.Wall)
+			}
+		}
 	}
 }

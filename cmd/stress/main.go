@@ -71,6 +71,7 @@ import (
 	"time"
 
 	"github.com/tumble2d/tumble/bench"
+	"github.com/tumble2d/tumble/systems"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -91,6 +92,16 @@ type options struct {
 	memProfileRate int
 	trace          string
 	pprofAddr      string
+	timeJobs       bool
+}
+
+// config returns the bench.Options.Config of the runs: nil, or one that
+// sets systems.Config.TimeJobs for -jobs.
+func (o *options) config() func(*systems.Config) {
+	if !o.timeJobs {
+		return nil
+	}
+	return func(c *systems.Config) { c.TimeJobs = true }
 }
 
 // usageError is a bad flag value: exit status 2.
@@ -118,6 +129,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	mem := fs.String("memprofile", "", "write an allocation profile to this `file` at the end")
 	memRate := fs.Int("memprofilerate", 0, "set runtime.MemProfileRate (1 records every allocation; 0 keeps the default)")
 	traceOut := fs.String("trace", "", "write a runtime/trace execution trace to this `file`")
+	timeJobs := fs.Bool("jobs", false, "time each worker's share of the jobs handed to the workers (systems.Config.TimeJobs): adds the columns jobs, in jobs, caller and others to the stage table, and \"work\" to -json")
 	pprofAddr := fs.String("pprof", "", "serve net/http/pprof on this `addr`ess, e.g. 127.0.0.1:6060 (a missing host means 127.0.0.1)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: stress [flags]\n\nRuns Tumble's canonical scenes and prints per-stage timings.\n\n")
@@ -130,7 +142,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		return nil, usagef("unexpected argument %q (flags only)", fs.Arg(0))
 	}
 	o := &options{steps: *steps, warmup: *warmup, repeat: *repeat, interleave: *interleave, scale: *scale, json: *jsonOut, csv: *csvOut,
-		cpuProfile: *cpu, memProfile: *mem, memProfileRate: *memRate, trace: *traceOut, pprofAddr: *pprofAddr}
+		cpuProfile: *cpu, memProfile: *mem, memProfileRate: *memRate, trace: *traceOut, pprofAddr: *pprofAddr, timeJobs: *timeJobs}
 
 	if *sceneFlag == "all" {
 		o.scenes = bench.Scenes()
@@ -390,7 +402,7 @@ func measure(s *bench.Scene, o *options, workers int, progress bool, stderr io.W
 		defer func() { rep.coreRTTAfter = coreRoundTrip() }()
 	}
 	for i := 0; i < o.repeat; i++ {
-		opts := bench.Options{Workers: workers, Steps: o.steps, Warmup: o.warmup, Scale: o.scale}
+		opts := bench.Options{Workers: workers, Steps: o.steps, Warmup: o.warmup, Scale: o.scale, Config: o.config()}
 		var p *progressLine
 		if progress {
 			p = newProgressLine(stderr, s.Name, workers, o.warmup)
@@ -444,7 +456,7 @@ func measureSideBySide(s *bench.Scene, o *options, progress bool, stderr io.Writ
 		}
 		opts := make([]bench.Options, len(order))
 		for i, c := range order {
-			opts[i] = bench.Options{Workers: o.workers[c], Steps: o.steps, Warmup: o.warmup, Scale: o.scale}
+			opts[i] = bench.Options{Workers: o.workers[c], Steps: o.steps, Warmup: o.warmup, Scale: o.scale, Config: o.config()}
 		}
 		var p *progressLine
 		if progress {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -177,5 +178,52 @@ func TestCoreRoundTrip(t *testing.T) {
 	runtime.GOMAXPROCS(2)
 	if d := coreRoundTrip(); d <= 0 || d > 100*time.Millisecond {
 		t.Errorf("GOMAXPROCS 2: %v, want a positive time under a batch's cap", d)
+	}
+}
+
+// TestJobsFlag: with -jobs, a 2-worker run reports per stage the jobs
+// handed out (the narrow phase's one a step) in the table and in -json, and
+// gives the checksum of an untimed run; without it the JSON has no "work".
+func TestJobsFlag(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("needs 2 Ps for a second worker's share")
+	}
+	args := []string{"-scene", "large_pyramid", "-steps", "6", "-warmup", "1", "-workers", "2"}
+	var sums []any
+	for _, jobs := range []bool{false, true} {
+		a := append(slices.Clone(args), "-json")
+		if jobs {
+			a = append(a, "-jobs")
+		}
+		var out, errOut bytes.Buffer
+		if code := run(a, &out, &errOut); code != 0 {
+			t.Fatalf("%v: exit %d: %s", a, code, errOut.String())
+		}
+		var m map[string]any
+		if err := json.Unmarshal(out.Bytes(), &m); err != nil {
+			t.Fatal(err)
+		}
+		sums = append(sums, m["checksum"])
+		work, ok := m["work"].(map[string]any)
+		if ok != jobs {
+			t.Fatalf("%v: work %v", a, m["work"])
+		}
+		if !jobs {
+			continue
+		}
+		np, _ := work["narrowphase"].(map[string]any)
+		if np["jobs"] != 1.0 || !(np["wall_ms"].(float64) > 0) || !(np["caller_ms"].(float64) > 0) || len(work) != 8 {
+			t.Errorf("work %v", work)
+		}
+	}
+	if sums[0] != sums[1] {
+		t.Errorf("checksums %v: timing the jobs changed the result", sums)
+	}
+	var out, errOut bytes.Buffer
+	if code := run(append(args, "-jobs"), &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	if !strings.Contains(out.String(), "in jobs") || !strings.Contains(out.String(), "others") {
+		t.Errorf("table lacks the job columns:\n%s", out.String())
 	}
 }

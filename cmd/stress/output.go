@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/tumble2d/tumble/bench"
 	"github.com/tumble2d/tumble/ecs"
 )
 
@@ -40,12 +41,26 @@ func printReport(w io.Writer, r *report) {
 		fmt.Fprintf(w, "  side by side: %.3f times as fast as the first worker count (per repeat, with the round trip before it: %s)\n",
 			r.speedup(), per)
 	}
-	fmt.Fprintf(w, "  %-18s %10s %6s\n", "stage", "ms/step", "%")
+	// With -jobs, the columns of ecs.StageWork, in ms per step: the jobs'
+	// wall time, and the time the caller and the other workers ran their
+	// items (README: "Where a second worker's time goes").
+	jobs := r.Workers > 1 && !stageWork(r.Work).IsZero()
+	if jobs {
+		fmt.Fprintf(w, "  %-18s %10s %6s %6s %9s %9s %9s\n", "stage", "ms/step", "%", "jobs", "in jobs", "caller", "others")
+	} else {
+		fmt.Fprintf(w, "  %-18s %10s %6s\n", "stage", "ms/step", "%")
+	}
 	mean := ms(r.Mean)
 	var sum time.Duration
 	for s := ecs.Stage(0); s < ecs.NumStages; s++ {
 		d := r.Stages[s]
 		sum += d
+		if jobs {
+			wk := &r.Work[s]
+			fmt.Fprintf(w, "  %-18s %10.4f %6.1f %6.1f %9.4f %9.4f %9.4f\n", s, ms(d), pct(ms(d), mean),
+				wk.Jobs, ms(wk.Wall), ms(wk.Caller), ms(wk.Others))
+			continue
+		}
 		fmt.Fprintf(w, "  %-18s %10.4f %6.1f\n", s, ms(d), pct(ms(d), mean))
 	}
 	fmt.Fprintf(w, "  %-18s %10.4f %6.1f\n", "(outside stages)", ms(r.Mean-sum), pct(ms(r.Mean-sum), mean))
@@ -173,11 +188,16 @@ type record struct {
 	Impacts int `json:"impacts"`
 	// Rewakes is the total over the timed steps of the ticks sent back to
 	// wake a sleeper that a body was about to touch.
-	Rewakes    int        `json:"rewakes"`
-	Stages     stageTimes `json:"stages"`
-	Repeats    []float64  `json:"repeats_ms_per_step"`
-	Go         string     `json:"go"`
-	GOMAXPROCS int        `json:"gomaxprocs"`
+	Rewakes int        `json:"rewakes"`
+	Stages  stageTimes `json:"stages"`
+	// Work is, per stage, the jobs handed to the workers: jobs per step
+	// and ms per step of their wall time and of the caller's and the
+	// other workers' time running them (ecs.StageWork); left out on 1
+	// worker and without -jobs.
+	Work       stageWork `json:"work,omitzero"`
+	Repeats    []float64 `json:"repeats_ms_per_step"`
+	Go         string    `json:"go"`
+	GOMAXPROCS int       `json:"gomaxprocs"`
 	// CoreRTTNs and CoreRTTAfterNs are the core-to-core round trip
 	// (coreRoundTrip) just before and just after this run's repeats, when a
 	// run of the command has 2 workers or more, else 0.
@@ -213,6 +233,34 @@ func (st stageTimes) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
+// stageWork marshals as a JSON object of stage name -> {"jobs",
+// "wall_ms", "caller_ms", "others_ms"}, in pipeline order; the record
+// leaves it out when no job was timed (1 worker, or no -jobs).
+type stageWork [ecs.NumStages]bench.WorkMean
+
+// IsZero reports whether no stage handed out a job (for omitempty).
+func (sw stageWork) IsZero() bool { return sw == stageWork{} }
+
+// MarshalJSON writes {"gather": {...}, "broadphase": {...}, ...}.
+func (sw stageWork) MarshalJSON() ([]byte, error) {
+	if sw.IsZero() {
+		return []byte("null"), nil
+	}
+	g := func(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for s := ecs.Stage(0); s < ecs.NumStages; s++ {
+		if s > 0 {
+			b.WriteByte(',')
+		}
+		w := &sw[s]
+		fmt.Fprintf(&b, `%q:{"jobs":%s,"wall_ms":%s,"caller_ms":%s,"others_ms":%s}`, s.String(),
+			g(w.Jobs), g(ms(w.Wall)), g(ms(w.Caller)), g(ms(w.Others)))
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
 func newRecord(r *report) record {
 	hv := map[string]float64{}
 	for _, v := range r.Health.Values {
@@ -223,7 +271,7 @@ func newRecord(r *report) record {
 		MaxMs: ms(r.Max), BuildMs: ms(r.BuildTime), Contacts: r.Contacts, Points: r.Points,
 		MeanContacts: r.MeanContacts, HealthOK: r.healthy(), Health: r.Health.Message, HealthValues: hv,
 		Checksum: r.Checksum, AllocsPerStep: r.AllocsPerStep, LateAllocsPerStep: r.LateAllocsPerStep, BytesPerStep: r.BytesPerStep, GCCycles: r.GCCycles,
-		Awake: r.Awake, Islands: r.Islands, Pairs: r.Pairs, Colors: r.Colors, ColoredOnCaller: r.ColoredOnCaller, Swept: r.Swept, Impacts: r.Impacts, Rewakes: r.Rewakes, Stages: r.Stages, Repeats: r.repeats(), Go: runtime.Version(),
+		Awake: r.Awake, Islands: r.Islands, Pairs: r.Pairs, Colors: r.Colors, ColoredOnCaller: r.ColoredOnCaller, Swept: r.Swept, Impacts: r.Impacts, Rewakes: r.Rewakes, Stages: r.Stages, Work: r.Work, Repeats: r.repeats(), Go: runtime.Version(),
 		GOMAXPROCS: runtime.GOMAXPROCS(0), CoreRTTNs: r.coreRTT.Nanoseconds(), CoreRTTAfterNs: r.coreRTTAfter.Nanoseconds(), Interleave: r.interleave, Speedup: r.speedup(), Speedups: r.speedups, RepeatRTTNs: nanos(r.repeatRTT)}
 }
 
