@@ -46,7 +46,8 @@ func (s Stage) String() string {
 type Profile struct {
 	Stages [NumStages]time.Duration
 	// Work is, per stage, what the jobs handed to the workers took (see
-	// StageWork). It is all zero on 1 worker, where no job is handed out.
+	// StageWork), with Config.TimeJobs; zero without it, and on 1 worker,
+	// where no job is handed out.
 	Work     [NumStages]StageWork
 	Step     time.Duration // whole tick
 	Bodies   int           // awake dynamic and moving kinematic bodies simulated
@@ -79,10 +80,12 @@ type Profile struct {
 // the others to finish theirs, is not counted.
 //
 // The stage's time less Wall is what the caller ran alone; Wall less Caller
-// is what it waited for the others within the jobs. Caller + Others against
-// the stage's time on 1 worker is the work a second worker adds: on a host
-// whose cores pass a cache line in about 1 us, reading the rows the other
-// core wrote makes the same items 10-35 % dearer (see the README).
+// is what it waited for the others within the jobs. Caller + Others, plus
+// what the caller ran alone, against the stage's time on 1 worker, is what
+// sharing the stage costs: on a host whose cores pass a cache line there and
+// back in about 1 us, reading the rows the other core wrote made tumbler's
+// stages 12-25 % dearer on 2 workers (README: "Where a second worker's time
+// goes"). Physics fills it only with Config.TimeJobs.
 type StageWork struct {
 	Jobs                 int
 	Wall, Caller, Others time.Duration

@@ -36,6 +36,9 @@
 //	-memprofile F   allocation profile at the end (see -memprofilerate)
 //	-trace F        runtime/trace execution trace
 //	-pprof ADDR     serve net/http/pprof on ADDR (host defaults to 127.0.0.1)
+//	-jobs           time each worker's share of the jobs handed out: the columns
+//	                jobs, in jobs, caller and others of the stage table, and
+//	                "work" in -json (ecs.StageWork)
 //
 // Profiling: the engine labels its worker goroutines and the stepping
 // goroutine with the pprof label "stage", so a CPU profile splits by stage:
