@@ -37,8 +37,8 @@
 //	-trace F        runtime/trace execution trace
 //	-pprof ADDR     serve net/http/pprof on ADDR (host defaults to 127.0.0.1)
 //	-jobs           time each worker's share of the jobs handed out: the columns
-//	                jobs, in jobs, caller and others of the stage table, and
-//	                "work" in -json (ecs.StageWork)
+//	                jobs, in jobs, caller, others and alone of the stage table,
+//	                and "work" in -json (ecs.StageWork)
 //
 // Profiling: the engine labels its worker goroutines and the stepping
 // goroutine with the pprof label "stage", so a CPU profile splits by stage:
@@ -132,7 +132,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	mem := fs.String("memprofile", "", "write an allocation profile to this `file` at the end")
 	memRate := fs.Int("memprofilerate", 0, "set runtime.MemProfileRate (1 records every allocation; 0 keeps the default)")
 	traceOut := fs.String("trace", "", "write a runtime/trace execution trace to this `file`")
-	timeJobs := fs.Bool("jobs", false, "time each worker's share of the jobs handed to the workers (systems.Config.TimeJobs): adds the columns jobs, in jobs, caller and others to the stage table, and \"work\" to -json")
+	timeJobs := fs.Bool("jobs", false, "time each worker's share of the jobs handed to the workers (systems.Config.TimeJobs): adds the columns jobs, in jobs, caller, others and alone to the stage table, and \"work\" to -json")
 	pprofAddr := fs.String("pprof", "", "serve net/http/pprof on this `addr`ess, e.g. 127.0.0.1:6060 (a missing host means 127.0.0.1)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: stress [flags]\n\nRuns Tumble's canonical scenes and prints per-stage timings.\n\n")

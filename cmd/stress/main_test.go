@@ -223,7 +223,7 @@ func TestJobsFlag(t *testing.T) {
 	if code := run(append(args, "-jobs"), &out, &errOut); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
-	if !strings.Contains(out.String(), "in jobs") || !strings.Contains(out.String(), "others") {
+	if !strings.Contains(out.String(), "in jobs") || !strings.Contains(out.String(), "others") || !strings.Contains(out.String(), "alone") {
 		t.Errorf("table lacks the job columns:\n%s", out.String())
 	}
 }

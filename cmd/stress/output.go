@@ -42,11 +42,12 @@ func printReport(w io.Writer, r *report) {
 			r.speedup(), per)
 	}
 	// With -jobs, the columns of ecs.StageWork, in ms per step: the jobs'
-	// wall time, and the time the caller and the other workers ran their
-	// items (README: "Where a second worker's time goes").
+	// wall time, the time the caller and the other workers ran their
+	// items, and the stage's time outside the jobs, which the caller ran
+	// alone (README: "Where a second worker's time goes").
 	jobs := r.Workers > 1 && !stageWork(r.Work).IsZero()
 	if jobs {
-		fmt.Fprintf(w, "  %-18s %10s %6s %6s %9s %9s %9s\n", "stage", "ms/step", "%", "jobs", "in jobs", "caller", "others")
+		fmt.Fprintf(w, "  %-18s %10s %6s %6s %9s %9s %9s %9s\n", "stage", "ms/step", "%", "jobs", "in jobs", "caller", "others", "alone")
 	} else {
 		fmt.Fprintf(w, "  %-18s %10s %6s\n", "stage", "ms/step", "%")
 	}
@@ -57,8 +58,8 @@ func printReport(w io.Writer, r *report) {
 		sum += d
 		if jobs {
 			wk := &r.Work[s]
-			fmt.Fprintf(w, "  %-18s %10.4f %6.1f %6.1f %9.4f %9.4f %9.4f\n", s, ms(d), pct(ms(d), mean),
-				wk.Jobs, ms(wk.Wall), ms(wk.Caller), ms(wk.Others))
+			fmt.Fprintf(w, "  %-18s %10.4f %6.1f %6.1f %9.4f %9.4f %9.4f %9.4f\n", s, ms(d), pct(ms(d), mean),
+				wk.Jobs, ms(wk.Wall), ms(wk.Caller), ms(wk.Others), ms(max(d-wk.Wall, 0)))
 			continue
 		}
 		fmt.Fprintf(w, "  %-18s %10.4f %6.1f\n", s, ms(d), pct(ms(d), mean))
