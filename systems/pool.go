@@ -37,16 +37,16 @@ type helper struct {
 	in     atomic.Uint64
 	parked atomic.Bool
 	wake   chan struct{}
-	// The helper's own pieces of the last balanced job it worked on (job),
-	// their items and time: written before it stores in for leaving, so
-	// they reach the caller on the line that tells it the helper is done.
+	// The last job the helper worked on: the items and time of its own
+	// pieces (ns -1 unless the job was balanced), and with pool.timed the
+	// time it ran items in all (busy, for ecs.StageWork). Written before it
+	// stores in for leaving, so they reach the caller on the line that
+	// tells it the helper is done.
 	job   uint64
 	items int64
 	ns    int64
-	// The time the helper ran items of job busyJob, its last (for
-	// ecs.StageWork), published the same way.
-	busy    int64
-	busyJob uint64
+	busy  int64
+	_     [8]byte
 }
 
 // subSlices is the number of pieces of each worker's slice of a static
@@ -175,11 +175,9 @@ func (p *pool) loop(i int) {
 			}
 			items, ns := p.work(i+1, j)
 			if p.timed {
-				h.busy, h.busyJob = int64(time.Since(start)), j
+				h.busy = int64(time.Since(start))
 			}
-			if ns >= 0 {
-				h.job, h.items, h.ns = j, items, ns
-			}
+			h.job, h.items, h.ns = j, items, ns
 		}
 		h.in.Store(j | closedBit)
 	}
@@ -363,7 +361,7 @@ func (p *pool) run(n, grain int, t solver.Task, b *balance) {
 		w.Wall += time.Since(start)
 		w.Caller += caller
 		for i := range p.helpers {
-			if h := &p.helpers[i]; h.busyJob == j {
+			if h := &p.helpers[i]; h.job == j {
 				w.Others += time.Duration(h.busy)
 			}
 		}

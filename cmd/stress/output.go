@@ -45,7 +45,7 @@ func printReport(w io.Writer, r *report) {
 	// wall time, the time the caller and the other workers ran their
 	// items, and the stage's time outside the jobs, which the caller ran
 	// alone (README: "Where a second worker's time goes").
-	jobs := r.Workers > 1 && !stageWork(r.Work).IsZero()
+	jobs := !stageWork(r.Work).IsZero() // zero on 1 worker
 	if jobs {
 		fmt.Fprintf(w, "  %-18s %10s %6s %6s %9s %9s %9s %9s\n", "stage", "ms/step", "%", "jobs", "in jobs", "caller", "others", "alone")
 	} else {
@@ -244,9 +244,6 @@ func (sw stageWork) IsZero() bool { return sw == stageWork{} }
 
 // MarshalJSON writes {"gather": {...}, "broadphase": {...}, ...}.
 func (sw stageWork) MarshalJSON() ([]byte, error) {
-	if sw.IsZero() {
-		return []byte("null"), nil
-	}
 	g := func(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
 	var b bytes.Buffer
 	b.WriteByte('{')
