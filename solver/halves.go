@@ -52,13 +52,13 @@ var halvesMinLinks = 1024
 type halves struct {
 	colors int    // colours of the only group; 0 when it is not solved in halves
 	half   []int8 // per body row of the large islands: 0 or 1
-	// rest[p] lists the rows of half p that no seam or overflow link
-	// touches, seamRows the others (orderHalves); seamRow marks them while
-	// they are listed.
 	// The links of each part, colour by colour, and where each colour
 	// ends in them, where orderHalves sorts them itself.
-	links    [3][]int32
-	ends     [3][]int32
+	links [3][]int32
+	ends  [3][]int32
+	// rest[p] lists the rows of half p that no seam or overflow link
+	// touches, seamRows the others (listSeamRows); seamRow marks them while
+	// they are listed.
 	rest     [2][]int32
 	seamRows []int32
 	seamOf   [2][]int32 // seamRows by half
