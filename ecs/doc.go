@@ -1,8 +1,8 @@
 // Package ecs is Tumble's arche schema: body definitions and their
 // validation, spawning bodies one at a time or in batches, the commands a game
 // calls between ticks (forces, impulses, teleports, wake, removal) and the
-// world resources the physics reads and publishes ([Gravity], [Profile],
-// [Report]).
+// world resources the physics reads and publishes ([Gravity],
+// [ContactEvents], [Profile], [Report]).
 //
 // # Import names
 //

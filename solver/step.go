@@ -537,6 +537,18 @@ func (s *Solver) lane(k int32, impulses bool) (*wideContact, int) {
 	return &s.blocks[b], l
 }
 
+// laneOf is lane without the prefetch.
+func (s *Solver) laneOf(k int32) (*wideContact, int) {
+	if !s.wide || k < s.largeStart {
+		return nil, 0
+	}
+	slot := s.wideSlot[k-s.largeStart]
+	if slot < 0 {
+		return nil, 0
+	}
+	return &s.blocks[slot/lanes], int(slot % lanes)
+}
+
 // Impulses returns the point count and the accumulated normal and tangent
 // impulses of the contact of Links[li] after Solve, for warm starting. A
 // coloured contact whose link left Points at 0 reports 2 points, the second
@@ -558,6 +570,32 @@ func (s *Solver) Impulses(li int) (count int32, normal, tangent [2]float64) {
 		normal[j], tangent[j] = c.Points[j].NormalImpulse, c.Points[j].TangentImpulse
 	}
 	return c.Count, normal, tangent
+}
+
+// Approach returns the point count of the contact of Links[li] after
+// Solve, and for each point its normal velocity before the step (or at
+// the gap's closing, see [Contact.AimRestitution]; negative when the
+// bodies approach) and the largest normal impulse it applied in a
+// substep: a point that approached but pushed nothing (a speculative
+// point whose gap never closed) did not hit. A link that is not solved
+// reports none.
+func (s *Solver) Approach(li int) (count int32, velocity, pushed [2]float64) {
+	k := s.Rank[li]
+	if k < 0 {
+		return 0, velocity, pushed
+	}
+	if w, l := s.laneOf(k); w != nil {
+		count = s.Links[li].points()
+		for j := range count {
+			velocity[j], pushed[j] = w.pts[j].relVel[l], w.pts[j].maxNormalImpulse[l]
+		}
+		return count, velocity, pushed
+	}
+	c := &s.Contacts[k]
+	for j := range c.Count {
+		velocity[j], pushed[j] = c.Points[j].RelativeVelocity, c.Points[j].MaxNormalImpulse
+	}
+	return c.Count, velocity, pushed
 }
 
 // setParams derives the step's constants from prm: BuildIslandsOn sets

@@ -191,12 +191,13 @@ func (e parallel) For(n, _ int, t Task) {
 
 // TestWideSolveMatchesScalar solves random piles with the wide blocks (on
 // one goroutine, or three) and with the scalar kernels: every velocity,
-// delta and impulse must be equal.
+// delta and impulse must be equal, and what Approach reports.
 // Where the AVX2 kernels are not available, the wide stages run the Go
 // reference kernels, so the test checks the wide layout on any machine.
 func TestWideSolveMatchesScalar(t *testing.T) {
 	saved := wideKernel
 	defer func() { wideKernel = saved }()
+	hits := 0
 	for seed := uint64(1); seed <= 20; seed++ {
 		wideKernel = false
 		s1, prm := randomPile(seed, 300, 900)
@@ -230,7 +231,23 @@ func TestWideSolveMatchesScalar(t *testing.T) {
 						normal1[j], tangent1[j], normal2[j], tangent2[j])
 				}
 			}
+			// What the contact events read: each point's approach and
+			// largest substep impulse.
+			_, vel1, pushed1 := s1.Approach(li)
+			_, vel2, pushed2 := s2.Approach(li)
+			for j := range n1 {
+				if !same(vel1[j], vel2[j]) || !same(pushed1[j], pushed2[j]) {
+					t.Fatalf("seed %d: link %d point %d: approach and push scalar (%v, %v), wide (%v, %v)", seed, li, j,
+						vel1[j], pushed1[j], vel2[j], pushed2[j])
+				}
+				if pushed1[j] > 0 && vel1[j] < 0 {
+					hits++
+				}
+			}
 		}
+	}
+	if hits == 0 {
+		t.Fatal("no point approached and pushed: the approach comparison saw nothing")
 	}
 }
 

@@ -86,19 +86,19 @@ func (c *contactCache) insert(k int, shared bool) {
 	}
 }
 
-// find returns the cached contact of the pair (a, b) in that order, or nil.
-func (c *contactCache) find(a, b arche.Entity) *cachedContact {
+// index returns the entry of the pair (a, b) in that order, or -1.
+func (c *contactCache) index(a, b arche.Entity) int32 {
 	if len(c.entries) == 0 {
-		return nil
+		return -1
 	}
 	mask := uint64(len(c.slots) - 1)
 	for i := c.slot(a, b); c.slots[i] >= 0; i = (i + 1) & mask {
-		e := &c.entries[c.slots[i]]
-		if e.a == a && e.b == b {
-			return e
+		k := c.slots[i]
+		if e := &c.entries[k]; e.a == a && e.b == b {
+			return k
 		}
 	}
-	return nil
+	return -1
 }
 
 // workerCount is a count kept by one worker, on a cache line of its own.

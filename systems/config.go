@@ -80,7 +80,11 @@ type Config struct {
 	// Box2D (see solver.Params.DeepOverlap for what each costs).
 	DeepOverlap          float64
 	RestitutionThreshold float64 // m/s: slower approaches do not bounce (default 1)
-	MaxLinearSpeed       float64 // m/s (default 400)
+	// HitSpeed (m/s) is the approach speed above which a contact point
+	// that pushes is reported in ecs.ContactEvents.Hit (default 1, Box2D
+	// v3's hit event threshold); +Inf reports none.
+	HitSpeed       float64
+	MaxLinearSpeed float64 // m/s (default 400)
 	// SpeculativeDistance is the gap (m) within which resting contacts are
 	// kept, so they do not flicker; the engine adds the distance each pair can
 	// close within a step (default 0.02, Box2D's 4 x linear slop).
@@ -125,7 +129,7 @@ func DefaultConfig() Config {
 	return Config{Dt: 1.0 / 60, SubSteps: 4, Gravity: components.Vec2{Y: -10},
 		Sleep: true, SleepThreshold: 0.05, TimeToSleep: 0.5,
 		ContactHertz: 60, HeavyContactHertz: 30, HeavyMassRatio: 10, ContactDampingRatio: 10, MaxPushOut: 3, RestitutionThreshold: 1,
-		MaxLinearSpeed: 400, SpeculativeDistance: 0.02,
+		HitSpeed: 1, MaxLinearSpeed: 400, SpeculativeDistance: 0.02,
 		FrictionMix: MixGeometric, RestitutionMix: MixMax, LargeIslandContacts: 64}
 }
 
@@ -171,6 +175,9 @@ func (c *Config) Validate() error {
 		if !(p.v >= 0) || !components.IsFinite(p.v) {
 			return fmt.Errorf("tumble: config: %s = %v must be >= 0 and finite", p.name, p.v)
 		}
+	}
+	if !(c.HitSpeed >= 0) {
+		return fmt.Errorf("tumble: config: HitSpeed = %v must be >= 0 (+Inf: no hit events)", c.HitSpeed)
 	}
 	if c.HeavyMassRatio > 0 && c.HeavyMassRatio < 1 {
 		return fmt.Errorf("tumble: config: HeavyMassRatio = %v must be 0 (off) or >= 1", c.HeavyMassRatio)

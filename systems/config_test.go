@@ -31,6 +31,8 @@ func TestConfigValidate(t *testing.T) {
 		{"SubSteps", func(c *systems.Config) { c.SubSteps = 0 }},
 		{"Workers", func(c *systems.Config) { c.Workers = -1 }},
 		{"LargeIslandContacts", func(c *systems.Config) { c.LargeIslandContacts = 0 }},
+		{"HitSpeed", func(c *systems.Config) { c.HitSpeed = -1 }},
+		{"HitSpeed", func(c *systems.Config) { c.HitSpeed = math.NaN() }},
 	}
 	for _, b := range bad {
 		cfg := systems.DefaultConfig()
@@ -45,6 +47,8 @@ func TestConfigValidate(t *testing.T) {
 		func(c *systems.Config) { c.HeavyMassRatio = 1 },
 		func(c *systems.Config) { c.DeepOverlap = 0 }, // Box2D's push-out
 		func(c *systems.Config) { c.ContactHertz, c.HeavyContactHertz = 30, 30 },
+		func(c *systems.Config) { c.HitSpeed = 0 },
+		func(c *systems.Config) { c.HitSpeed = math.Inf(1) }, // no hit events
 	}
 	for i, mod := range good {
 		cfg := systems.DefaultConfig()

@@ -45,8 +45,10 @@
 //     the sleepers it can reach next tick.
 //  7. scatter: write the poses and velocities back, clear the forces, and
 //     tag the sleeping bodies.
-//  8. events: publish ecs.Profile (time per stage, counters) and
-//     ecs.Report.
+//  8. events: publish ecs.ContactEvents (the contacts that began, ended
+//     or hit above Config.HitSpeed; the preparation and the store mark
+//     them in parallel as they look up and keep the impulses),
+//     ecs.Profile (time per stage, counters) and ecs.Report.
 //
 // # Concurrency
 //

@@ -412,7 +412,7 @@ func (p *Physics) gather(w *arche.World) (woke bool) {
 			p.frozen.add(e, &frozenSrc{*t, *v, *s, *mat, *b, *m, *f}, false, half)
 			continue
 		}
-		if p.sleep.staleSet(e) {
+		if p.sleep.inSet(e) {
 			wake = append(wake, e)
 		}
 		kind := solver.KindDynamic
@@ -473,7 +473,7 @@ func (p *Physics) gather(w *arche.World) (woke bool) {
 	for q.Next() {
 		t, v, s, mat, b, m, f := q.Get()
 		e := q.Entity()
-		if p.sleep.staleSet(e) {
+		if p.sleep.inSet(e) {
 			inSets++
 		}
 		if p.frozen.keep(e, true, t, v, s, mat, b, m, f) {

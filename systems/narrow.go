@@ -399,10 +399,7 @@ func (t *prepareTask) Run(lo, hi, _ int) {
 			c.RoundB = p.s.Sims[l.B].Round
 		}
 		ents := &p.pairEnts[i]
-		old := prev.find(ents[0], ents[1])
-		if old == nil {
-			old = p.wokenCache.find(ents[0], ents[1])
-		}
+		old, began := p.ev.lookUp(ents[0], ents[1], prev, &p.wokenCache)
 		// An impulse that changes the bodies' relative velocity by dv is
 		// dv/(1/mA + 1/mB) along the line of centres: when the game changes
 		// a mass (ecs.SetMass), last tick's impulses are scaled by the
@@ -434,6 +431,14 @@ func (t *prepareTask) Run(lo, hi, _ int) {
 		if c.Restitution != 0 {
 			c.AimRestitution(p.freeAccel(l.B, l.KindB).Sub(p.freeAccel(l.A, l.KindA)), p.cfg.Dt, p.cfg.RestitutionThreshold)
 		}
+		var f uint8
+		if began {
+			f = evBegin
+		}
+		if hit := -p.cfg.HitSpeed; c.Points[0].RelativeVelocity < hit || c.Count == 2 && c.Points[1].RelativeVelocity < hit {
+			f |= evFast
+		}
+		p.ev.flags[k] = f
 		p.s.SetContact(k, c)
 	}
 }
@@ -472,7 +477,10 @@ func (p *Physics) prepareContacts() {
 			wc.insert(k, false)
 		}
 	}
+	prev := &p.cache[1-p.cur]
+	p.ev.beginPrepare(len(p.touching), prev, &p.wokenCache)
 	p.pool.run(len(p.touching), 0, &p.prepareTask, &p.prepareSplit)
+	p.collectEnded(prev, &p.wokenCache)
 	p.wokenCache.entries = p.wokenCache.entries[:0]
 	p.sleep.woken = woken[:0]
 }
@@ -522,6 +530,9 @@ func (t *storeTask) Run(lo, hi, w int) {
 		e.ids[1], e.normal[1], e.tangent[1] = m.Points[1].ID, normal[1], tangent[1]
 		cc.insert(k, shared)
 		points += int(count)
+		if p.ev.flags[k]&evFast != 0 {
+			p.ev.decideHit(k, m, &p.s)
+		}
 	}
 	p.storePoints[w].n += points
 }

@@ -47,6 +47,7 @@ type Physics struct {
 	gravity     generic.Resource[ecs.Gravity]
 	profile     generic.Resource[ecs.Profile]
 	report      generic.Resource[ecs.Report]
+	events      generic.Resource[ecs.ContactEvents]
 	lastGravity components.Vec2
 	stepped     bool
 	// The solver's speed caps, squared for the linear one: the gather
@@ -98,6 +99,7 @@ type Physics struct {
 	// the islands woken this tick as they fell asleep (sleeper.woken).
 	wokenCache contactCache
 	cur        int
+	ev         contactEvents
 
 	sleep sleeper
 	errs  []ecs.BodyError
@@ -132,6 +134,7 @@ func (p *Physics) setup(cfg Config) {
 	p.narrowTask.ph = p
 	p.prepareTask.ph = p
 	p.storeTask.ph = p
+	p.ev.threshold = cfg.HitSpeed
 }
 
 // Config returns the settings the system was made with.
@@ -182,6 +185,10 @@ func (p *Physics) Initialize(w *arche.World) {
 	if !p.report.Has() {
 		p.report.Add(&ecs.Report{})
 	}
+	p.events = generic.NewResource[ecs.ContactEvents](w)
+	if !p.events.Has() {
+		p.events.Add(&ecs.ContactEvents{})
+	}
 	p.lastGravity = p.gravity.Get().V
 	p.pool = newPool(p.cfg.workers(), p.cfg.ProfileContext, p.cfg.TimeJobs)
 	p.storePoints = make([]workerCount, p.pool.Workers())
@@ -202,6 +209,9 @@ func (p *Physics) Finalize(w *arche.World) {
 	}
 	if p.report.Has() {
 		p.report.Remove()
+	}
+	if p.events.Has() {
+		p.events.Remove()
 	}
 	p.pool.close()
 	p.world = nil
@@ -294,6 +304,7 @@ func (p *Physics) Update(w *arche.World) {
 	p.pool.setStage(ecs.StageEvents)
 	rep := p.report.Get()
 	rep.Errors = append(rep.Errors[:0], p.errs...)
+	p.publishEvents()
 	prof.Bodies = len(p.ents)
 	prof.Frozen = len(p.frozen.ents)
 	prof.Pairs = p.numPairs()

@@ -44,6 +44,9 @@ type sleeper struct {
 	// woken holds the contacts of the sets woken this tick, for the
 	// contact preparation to warm start them (see prepareContacts).
 	woken []cachedContact
+	// ended lists the contacts of the sets dropped this tick because all
+	// their members were removed (see contactEvents.ended).
+	ended []ecs.ContactEnd
 }
 
 // drop forgets sleeping set set and keeps its lists for the next island
@@ -85,9 +88,10 @@ func (s *sleeper) rec(e arche.Entity) *sleepRec {
 	return r
 }
 
-// staleSet reports whether awake body e still belongs to a sleeping island:
-// the game woke it alone, so the rest of the island must wake too.
-func (s *sleeper) staleSet(e arche.Entity) bool {
+// inSet reports whether e belongs to a sleeping island. For a body the
+// gather finds awake, the game woke it alone, and the rest of the island
+// must wake too.
+func (s *sleeper) inSet(e arche.Entity) bool {
 	id := int(e.ID())
 	return id < len(s.recs) && s.recs[id].set != 0 && s.recs[id].gen == e.Generation()
 }
@@ -155,6 +159,9 @@ func (s *sleeper) brokenSets(w *arche.World, sleepingID arche.ID, dst []arche.En
 			}
 		}
 		if live < 0 {
+			for _, c := range s.sets[set].contacts {
+				s.ended = append(s.ended, ecs.ContactEnd{A: c.a, B: c.b})
+			}
 			s.drop(set)
 			continue
 		}
@@ -168,7 +175,11 @@ func (s *sleeper) brokenSets(w *arche.World, sleepingID arche.ID, dst []arche.En
 // bookkeeping anew on every call, and a gravity turn must make no garbage.
 // The sleeping contacts' impulses are dropped: they held the bodies against
 // the old gravity, and warm starting them under the new one would push the
-// bodies the old way.
+// bodies the old way. The contacts themselves go to woken with no points,
+// which warm starts nothing (the same bits as no entry) but tells the
+// contact events that they continue. The sets go in the order they fell
+// asleep, not in map order, so that the events do not change from run to
+// run.
 func (s *sleeper) wakeAll(w *arche.World, f *bodyFilter, sleepingIDs []arche.ID) {
 	s.wakeNow = s.wakeNow[:0]
 	q := f.Query(w)
@@ -181,7 +192,17 @@ func (s *sleeper) wakeAll(w *arche.World, f *bodyFilter, sleepingIDs []arche.ID)
 	for i := range s.recs {
 		s.recs[i].rest, s.recs[i].set = 0, 0
 	}
+	s.broken = s.broken[:0]
 	for set := range s.sets {
+		s.broken = append(s.broken, set)
+	}
+	slices.Sort(s.broken)
+	for _, set := range s.broken {
+		n := len(s.woken)
+		s.woken = append(s.woken, s.sets[set].contacts...)
+		for i := n; i < len(s.woken); i++ {
+			s.woken[i].count = 0
+		}
 		s.drop(set)
 	}
 }

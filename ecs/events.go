@@ -1,0 +1,62 @@
+package ecs
+
+import (
+	arche "github.com/mlange-42/arche/ecs"
+	"github.com/tumble2d/tumble/components"
+)
+
+// ContactEvents is the world resource with the contacts that began, ended
+// or struck hard in the last tick, as Box2D v3 reports them
+// (b2World_GetContactEvents). It is overwritten by every Update and valid
+// until the next one; its slices are reused, so copy what must outlive
+// the tick.
+//
+// A contact is a pair of bodies whose manifold has at least one point; A
+// is the body with the smaller entity ID.
+// Like Box2D's, it can begin up to the speculative distance
+// (Config.SpeculativeDistance) before the two surfaces meet, and it ends
+// when the manifold loses its last point. A contact that a sleeping island
+// keeps neither ends when the island falls asleep nor begins again when it
+// wakes. A body removed (by RemoveBody or with its entity) ends its
+// contacts in the next tick, and the event names it: check it with
+// [IsBody] before use. So does a body the tick leaves out for a bad value
+// ([Report]); it begins them again once mended.
+//
+// Each list is in the same order for any worker count.
+type ContactEvents struct {
+	Begin []ContactBegin
+	End   []ContactEnd
+	Hit   []ContactHit
+}
+
+// ContactBegin is a contact that began touching this tick, with the
+// manifold it began with. Normal points from A to B, and Points[:Count]
+// are the world contact points, midway between the two surfaces.
+type ContactBegin struct {
+	A, B   arche.Entity
+	Normal components.Vec2
+	Points [2]components.Vec2
+	Count  int
+}
+
+// ContactEnd is a contact that touched in the last tick and no longer
+// does.
+type ContactEnd struct {
+	A, B arche.Entity
+}
+
+// ContactHit is a contact point that approached faster than
+// Config.HitSpeed and pushed in this tick's solve: Speed is its approach
+// speed along Normal (from A to B) at the start of the tick (or, for a
+// contact with restitution whose gap closes within the tick, when it
+// closes). Point is the manifold's world point of the start of the tick,
+// midway between the two surfaces: where the gap closed within the tick,
+// up to half that gap from where they met, as in Box2D. Of a contact's
+// two points, the one that approached faster is reported. A speculative
+// point that never closed pushes nothing and is not a hit.
+type ContactHit struct {
+	A, B   arche.Entity
+	Point  components.Vec2
+	Normal components.Vec2
+	Speed  float64
+}

@@ -1,0 +1,301 @@
+package systems_test
+
+import (
+	"math"
+	"testing"
+
+	arche "github.com/mlange-42/arche/ecs"
+	"github.com/mlange-42/arche/generic"
+	"github.com/tumble2d/tumble/components"
+	"github.com/tumble2d/tumble/ecs"
+	"github.com/tumble2d/tumble/systems"
+)
+
+func (s *sim) events() *ecs.ContactEvents {
+	r := generic.NewResource[ecs.ContactEvents](s.w)
+	return r.Get()
+}
+
+// pairOf reports whether the event pair (a, b) is {x, y} in either order.
+func pairOf(a, b, x, y arche.Entity) bool { return a == x && b == y || a == y && b == x }
+
+// tickEvents counts the begin, end and hit events of the pair {x, y} in the
+// last tick, and returns the last hit of it.
+func (s *sim) tickEvents(x, y arche.Entity) (begin, end, hit int, last ecs.ContactHit) {
+	ev := s.events()
+	for _, b := range ev.Begin {
+		if pairOf(b.A, b.B, x, y) {
+			begin++
+		}
+	}
+	for _, e := range ev.End {
+		if pairOf(e.A, e.B, x, y) {
+			end++
+		}
+	}
+	for _, h := range ev.Hit {
+		if pairOf(h.A, h.B, x, y) {
+			hit, last = hit+1, h
+		}
+	}
+	return
+}
+
+// TestContactEventsOfABounce: a ball with e = 0.5 dropped from 2 m begins
+// touching the ground once per landing, hits it at the speed of its fall
+// (sqrt(2 g h) for the first landing, to 1 %) at a point below it, with
+// the normal from A to
+// B, and ends the contact once per rebound; the landings alternate with
+// the rebounds, and no event names a pair twice in a tick.
+func TestContactEventsOfABounce(t *testing.T) {
+	s := newSim(t, func(c *systems.Config) { c.Sleep = false })
+	g := s.add(ground())
+	d := dynCircle(0, 2.25, 0.25)
+	d.Restitution = 0.5
+	ball := s.add(d)
+
+	var begins, ends, hits []int
+	var first ecs.ContactHit
+	touching := false
+	for step := 1; step <= 240; step++ {
+		s.run(1)
+		b, e, h, last := s.tickEvents(ball, g)
+		if b > 1 || e > 1 || h > 1 {
+			t.Fatalf("step %d: %d begins, %d ends, %d hits of one pair", step, b, e, h)
+		}
+		if b == 1 {
+			if touching {
+				t.Fatalf("step %d: began while touching", step)
+			}
+			touching = true
+			begins = append(begins, step)
+			bg := s.events().Begin[0]
+			if bg.Count != 1 {
+				t.Errorf("step %d: a circle on a box began with %d points", step, bg.Count)
+			}
+			// The normal points from A to B.
+			if d := s.pos(bg.B).Sub(s.pos(bg.A)); d.Dot(bg.Normal) <= 0 {
+				t.Errorf("step %d: normal %v points from B to A (A %v, B %v)", step, bg.Normal, s.pos(bg.A), s.pos(bg.B))
+			}
+		}
+		if h == 1 {
+			if !touching {
+				t.Fatalf("step %d: a hit outside a contact", step)
+			}
+			if len(hits) == 0 {
+				first = last
+			}
+			hits = append(hits, step)
+		}
+		if e == 1 {
+			if !touching {
+				t.Fatalf("step %d: ended while not touching", step)
+			}
+			touching = false
+			ends = append(ends, step)
+		}
+	}
+	if len(begins) < 3 || len(ends) < 2 {
+		t.Fatalf("landings at %v, rebounds at %v: want at least 3 and 2", begins, ends)
+	}
+	if len(hits) < 2 {
+		t.Fatalf("hits at %v: want one per landing fast enough", hits)
+	}
+	want := math.Sqrt(2 * 10 * 2.0)
+	if relErr(first.Speed, want, want) > 0.01 {
+		t.Errorf("first hit at %.4f m/s, want sqrt(2 g h) = %.4f", first.Speed, want)
+	}
+	// The manifold point of the start of the tick, midway across the gap
+	// the ball closes within it: at most half a tick of fall (5.3 cm) above
+	// the ground.
+	if y := first.Point.Y; y < 0 || y > 0.5*want/60 || math.Abs(first.Point.X) > 1e-9 {
+		t.Errorf("first hit at %v, want on the axis, within half a tick's fall above the ground", first.Point)
+	}
+	if first.Normal.Dot(s.pos(first.B).Sub(s.pos(first.A))) <= 0 {
+		t.Errorf("hit normal %v points from B to A", first.Normal)
+	}
+}
+
+// TestContactEventsHitSpeed: a box set down from 1 cm (0.45 m/s) begins
+// touching without a hit at the default 1 m/s, hits at HitSpeed 0.1, and
+// never hits at +Inf.
+func TestContactEventsHitSpeed(t *testing.T) {
+	for _, c := range []struct {
+		speed float64
+		hits  bool
+	}{{1, false}, {0.1, true}, {math.Inf(1), false}} {
+		s := newSim(t, func(cfg *systems.Config) { cfg.HitSpeed = c.speed })
+		g := s.add(ground())
+		box := s.add(dynBox(0, 0.51, 0.5, 0.5))
+		begins, hits := 0, 0
+		for range 30 {
+			s.run(1)
+			b, _, h, _ := s.tickEvents(box, g)
+			begins += b
+			hits += h
+		}
+		if begins != 1 {
+			t.Errorf("HitSpeed %v: %d begins, want 1", c.speed, begins)
+		}
+		if (hits > 0) != c.hits {
+			t.Errorf("HitSpeed %v: %d hits, want hits: %v", c.speed, hits, c.hits)
+		}
+	}
+}
+
+// TestContactEventsAcrossSleep: a box resting on the ground keeps its
+// contact while it sleeps and when it wakes (no end, no second begin);
+// removing it ends the contact, asleep or awake, and the event names it.
+func TestContactEventsAcrossSleep(t *testing.T) {
+	for _, asleep := range []bool{true, false} {
+		s := newSim(t, func(c *systems.Config) { c.Sleep = asleep })
+		g := s.add(ground())
+		box := s.add(dynBox(0, 0.5, 0.5, 0.5))
+		other := s.add(dynBox(5, 0.5, 0.5, 0.5))
+		begins, ends := 0, 0
+		count := func(n int) {
+			for range n {
+				s.run(1)
+				b, e, _, _ := s.tickEvents(box, g)
+				begins += b
+				ends += e
+			}
+		}
+		count(120)
+		if asleep && !s.asleep(box) {
+			t.Fatalf("the box did not fall asleep in 2 s")
+		}
+		if begins != 1 || ends != 0 {
+			t.Fatalf("sleep %v: %d begins and %d ends while resting, want 1 and 0", asleep, begins, ends)
+		}
+		if asleep {
+			if err := ecs.Wake(s.w, box); err != nil {
+				t.Fatal(err)
+			}
+			count(5)
+			if s.asleep(box) || begins != 1 || ends != 0 {
+				t.Fatalf("woken: asleep %v, %d begins and %d ends, want awake, 1 and 0", s.asleep(box), begins, ends)
+			}
+			count(120)
+			if !s.asleep(box) {
+				t.Fatalf("the box did not fall asleep again")
+			}
+		}
+		if err := ecs.RemoveBody(s.w, box); err != nil {
+			t.Fatal(err)
+		}
+		count(1)
+		if ends != 1 || begins != 1 {
+			t.Fatalf("sleep %v: removing the box gave %d ends (and %d begins), want 1", asleep, ends, begins)
+		}
+		// The other box's contact goes on.
+		if _, e, _, _ := s.tickEvents(other, g); e != 0 {
+			t.Errorf("the other box's contact ended")
+		}
+	}
+}
+
+// TestContactEventsGravityTurn: turning the gravity wakes every sleeper
+// and drops its impulses, but the contacts that still touch neither end
+// nor begin again; once the bricks fall the other way, they end.
+func TestContactEventsGravityTurn(t *testing.T) {
+	s := newSim(t, nil)
+	g := s.add(ground())
+	var boxes []arche.Entity
+	for i := range 3 {
+		boxes = append(boxes, s.add(dynBox(float64(2*i), 0.5, 0.5, 0.5)))
+	}
+	s.run(120)
+	for _, b := range boxes {
+		if !s.asleep(b) {
+			t.Fatalf("box %v awake after 2 s", b)
+		}
+	}
+	if err := ecs.SetGravity(s.w, components.V(0, 10)); err != nil {
+		t.Fatal(err)
+	}
+	s.run(1)
+	ev := s.events()
+	if len(ev.Begin) != 0 || len(ev.End) != 0 {
+		t.Fatalf("the tick after the turn: %d begins, %d ends, want none (the boxes still touch)", len(ev.Begin), len(ev.End))
+	}
+	ended := 0
+	for range 30 {
+		s.run(1)
+		for _, b := range boxes {
+			_, e, _, _ := s.tickEvents(b, g)
+			ended += e
+		}
+	}
+	if ended != len(boxes) {
+		t.Errorf("%d of %d boxes ended their contact with the ground as they fell up", ended, len(boxes))
+	}
+}
+
+// TestContactEventsOfSleepersTakenAway: a box teleported away in the tick
+// after it fell asleep ends its contact once (the previous tick's table
+// and its woken island both hold it), and a sleeping box whose entity the
+// game removes ends it too, though its island then has no member left to
+// wake.
+func TestContactEventsOfSleepersTakenAway(t *testing.T) {
+	for _, how := range []string{"teleport", "remove entity"} {
+		s := newSim(t, nil)
+		g := s.add(ground())
+		box := s.add(dynBox(0, 0.5, 0.5, 0.5))
+		begins, ends := 0, 0
+		tick := func() {
+			s.run(1)
+			b, e, _, _ := s.tickEvents(box, g)
+			begins, ends = begins+b, ends+e
+		}
+		for i := 0; !s.asleep(box); i++ {
+			if i == 200 {
+				t.Fatalf("the box did not fall asleep")
+			}
+			tick()
+		}
+		switch how {
+		case "teleport":
+			if err := ecs.SetTransform(s.w, box, components.V(0, 5), 0); err != nil {
+				t.Fatal(err)
+			}
+		default:
+			s.w.RemoveEntity(box)
+		}
+		tick()
+		tick()
+		if begins != 1 || ends != 1 {
+			t.Errorf("%s: %d begins and %d ends, want 1 and 1", how, begins, ends)
+		}
+	}
+}
+
+// TestContactEventsPlatformStartsMoving: a kinematic platform at rest is a
+// frozen row, like the ground; set moving, it becomes a moving row, and
+// the box on it, asleep, wakes. The contact goes on: no end, no second
+// begin.
+func TestContactEventsPlatformStartsMoving(t *testing.T) {
+	for _, sleep := range []bool{false, true} {
+		s := newSim(t, func(c *systems.Config) { c.Sleep = sleep })
+		d := staticBox(0, -0.25, 3, 0.25, 0)
+		d.Type = components.Kinematic
+		platform := s.add(d)
+		box := s.add(dynBox(0, 0.5, 0.5, 0.5))
+		begins, ends := 0, 0
+		tick := func(n int) {
+			for range n {
+				s.run(1)
+				b, e, _, _ := s.tickEvents(box, platform)
+				begins, ends = begins+b, ends+e
+			}
+		}
+		tick(90)
+		if err := ecs.SetVelocity(s.w, platform, components.V(0.5, 0), 0); err != nil {
+			t.Fatal(err)
+		}
+		tick(30)
+		if begins != 1 || ends != 0 {
+			t.Errorf("sleep %v: %d begins and %d ends, want 1 and 0", sleep, begins, ends)
+		}
+	}
+}
