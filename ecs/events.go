@@ -22,7 +22,8 @@ import (
 // [IsBody] before use. So does a body the tick leaves out for a bad value
 // ([Report]); it begins them again once mended.
 //
-// Each list is in the same order for any worker count.
+// Each list is in the same order for any worker count. Physics.Initialize
+// starts the events over: the contacts that touch then begin again.
 type ContactEvents struct {
 	Begin []ContactBegin
 	End   []ContactEnd
@@ -47,9 +48,11 @@ type ContactEnd struct {
 
 // ContactHit is a contact point that approached faster than
 // Config.HitSpeed and pushed in this tick's solve: Speed is its approach
-// speed along Normal (from A to B) at the start of the tick (or, for a
+// speed along Normal (from A to B) at the start of the tick, or, for a
 // contact with restitution whose gap closes within the tick, when it
-// closes). Point is the manifold's world point of the start of the tick,
+// closes under the gravity and forces the two bodies feel (exact against
+// a static or kinematic body; against a body held up by others, the speed
+// at the start of the tick, up to g dt lower). Point is the manifold's world point of the start of the tick,
 // midway between the two surfaces: where the gap closed within the tick,
 // up to half that gap from where they met, as in Box2D. Of a contact's
 // two points, the one that approached faster is reported. A speculative

@@ -299,3 +299,54 @@ func TestContactEventsPlatformStartsMoving(t *testing.T) {
 		}
 	}
 }
+
+// TestContactEventsOfAMemberRemovedAsItsIslandSleeps: a box removed in the
+// tick after its two-box island fell asleep ends its contacts, whichever
+// box it is and however it is removed; the one left keeps its own.
+func TestContactEventsOfAMemberRemovedAsItsIslandSleeps(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		removeTop bool
+		entity    bool
+	}{{"top entity", true, true}, {"bottom entity", false, true}, {"top body", true, false}, {"bottom body", false, false}} {
+		s := newSim(t, nil)
+		g := s.add(ground())
+		bot := s.add(dynBox(0, 0.5, 0.5, 0.5))
+		top := s.add(dynBox(0, 1.5, 0.5, 0.5))
+		for i := 0; !s.asleep(top); i++ {
+			if i == 300 {
+				t.Fatalf("the stack did not fall asleep")
+			}
+			s.run(1)
+		}
+		gone, kept := top, bot
+		if !c.removeTop {
+			gone, kept = bot, top
+		}
+		if c.entity {
+			s.w.RemoveEntity(gone)
+		} else if err := ecs.RemoveBody(s.w, gone); err != nil {
+			t.Fatal(err)
+		}
+		pairEnds, goneEnds, keptEnds := 0, 0, 0
+		for range 60 {
+			s.run(1)
+			_, e, _, _ := s.tickEvents(bot, top)
+			pairEnds += e
+			_, e, _, _ = s.tickEvents(gone, g)
+			goneEnds += e
+			_, e, _, _ = s.tickEvents(kept, g)
+			keptEnds += e
+		}
+		wantGone := 0 // the top box never touched the ground
+		if !c.removeTop {
+			wantGone = 1
+		}
+		if pairEnds != 1 || goneEnds != wantGone {
+			t.Errorf("%s: the pair ended %d times and the removed box's ground contact %d, want 1 and %d", c.name, pairEnds, goneEnds, wantGone)
+		}
+		if c.removeTop && keptEnds != 0 {
+			t.Errorf("%s: the bottom box's ground contact ended", c.name)
+		}
+	}
+}

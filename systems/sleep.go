@@ -120,6 +120,13 @@ func (s *sleeper) wake(w *arche.World, list []arche.Entity, sleepingIDs []arche.
 // kept argument list (see Physics.sleepingIDs).
 func (s *sleeper) wakeOne(w *arche.World, e arche.Entity, sleepingIDs []arche.ID) {
 	if !w.Alive(e) {
+		// A removed member leaves its island too: still marked, it kept
+		// the contacts the island had in the last tick from ending (see
+		// collectEnded) when it was removed in the tick after the island
+		// fell asleep.
+		if id := int(e.ID()); id < len(s.recs) && s.recs[id].gen == e.Generation() {
+			s.recs[id].rest, s.recs[id].set = 0, 0
+		}
 		return
 	}
 	if w.Has(e, sleepingIDs[0]) {
