@@ -154,6 +154,28 @@ func (g *Grid) FindPairs(moving []components.AABB, dst []Pair) []Pair {
 	return g.PairsRange(0, len(moving), dst[:0])
 }
 
+// Overlaps appends to dst every box of the grid, moving or frozen, that
+// overlaps box, as pairs {0, k} with k its index in the pairs (NumMoving()+k
+// for frozen box k), sorted by k without duplicates. It only reads the
+// grid, like PairsRange. The engine's ray and region queries ask it.
+func (g *Grid) Overlaps(box *components.AABB, dst []Pair) []Pair {
+	if hasNaN(box) {
+		return dst
+	}
+	start := len(dst)
+	for k := range g.mov.classes {
+		dst = g.mov.queryClass(&g.mov.classes[k], box, 0, 0, 0, dst)
+	}
+	add := int32(len(g.moving))
+	for k := range g.frz.classes {
+		dst = g.frz.queryClass(&g.frz.classes[k], box, 0, 0, add, dst)
+	}
+	if len(dst)-start > 1 {
+		dst = dst[:start+len(sortDedup(dst[start:]))]
+	}
+	return dst
+}
+
 // FrozenOverlaps appends to dst the frozen boxes that overlap box, as pairs
 // {A, k} with k the index of the frozen box given to SetFrozen, sorted by k
 // without duplicates. It only reads the grid, like PairsRange. The engine's

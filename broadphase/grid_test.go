@@ -404,3 +404,47 @@ func TestFrozenOverlapsMatchesBruteForce(t *testing.T) {
 		t.Fatal("no query overlapped a frozen box")
 	}
 }
+
+// TestOverlapsMatchesBruteForce: Overlaps finds, for random query boxes of
+// 0 to 30 m (and a NaN one, which finds nothing), exactly the moving and
+// frozen boxes that overlap them, for every cell size.
+func TestOverlapsMatchesBruteForce(t *testing.T) {
+	for _, sc := range testScenes() {
+		r := rand.New(rand.NewPCG(uint64(len(sc.frozen)), 3))
+		for _, cs := range testCellSizes {
+			g := NewGrid(cs)
+			g.SetFrozen(sc.frozen)
+			g.Update(sc.moving)
+			var got []Pair
+			for k := range 60 {
+				var q components.AABB
+				switch {
+				case k < 40 && len(sc.moving) > 0:
+					b := sc.moving[r.IntN(len(sc.moving))]
+					q = boxAt(b.Min.X+2*r.Float64()-1, b.Min.Y+2*r.Float64()-1, 30*r.Float64(), 30*r.Float64())
+				case k == 59:
+					q = boxAt(math.NaN(), 0, 1, 1)
+				default:
+					q = boxAt(100*r.Float64()-50, 100*r.Float64()-50, r.Float64(), r.Float64())
+				}
+				got = g.Overlaps(&q, got[:0])
+				var want []Pair
+				if !hasNaN(&q) {
+					for i, b := range sc.moving {
+						if !hasNaN(&b) && b.Overlaps(q) {
+							want = append(want, Pair{0, int32(i)})
+						}
+					}
+					for i, b := range sc.frozen {
+						if !hasNaN(&b) && b.Overlaps(q) {
+							want = append(want, Pair{0, int32(len(sc.moving) + i)})
+						}
+					}
+				}
+				if !slices.Equal(got, want) {
+					t.Fatalf("%s cell %v query %v: %s", sc.name, cs, q, diff(got, want))
+				}
+			}
+		}
+	}
+}

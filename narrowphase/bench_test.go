@@ -1,6 +1,7 @@
 package narrowphase
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -128,4 +129,31 @@ func BenchmarkCollideBoxesStacked(b *testing.B) {
 		}
 	}
 	reportPerPair(b, len(ps))
+}
+
+// BenchmarkRayCast reports ns per segment-shape test, for segments aimed
+// at random circles and boxes (about half hit).
+func BenchmarkRayCast(b *testing.B) {
+	r := rand.New(rand.NewPCG(8, 8))
+	type ray struct {
+		s    components.Shape
+		xf   components.Transform
+		o, d components.Vec2
+	}
+	rays := make([]ray, 1024)
+	for i := range rays {
+		s := components.Circle(0.5)
+		if i%2 == 1 {
+			s = components.Box(0.5, 0.3)
+		}
+		xf := components.NewTransform(0, 0, r.Float64()*math.Pi)
+		o := components.V(4*r.Float64()-2, 4*r.Float64()-2).Add(components.V(3, 0))
+		rays[i] = ray{s, xf, o, components.V(-6, 2*r.Float64()-1)}
+	}
+	i := 0
+	for b.Loop() {
+		rr := &rays[i&1023]
+		i++
+		RayCast(rr.s, rr.xf, rr.o, rr.d)
+	}
 }

@@ -50,6 +50,11 @@
 //     them in parallel as they look up and keep the impulses),
 //     ecs.Profile (time per stage, counters) and ecs.Report.
 //
+// # Queries
+//
+// Between Updates, [Physics.CastRay] and [Physics.OverlapAABB] answer ray
+// and region queries about the bodies as the last Update left them.
+//
 // # Concurrency
 //
 // Only the goroutine that calls Update touches the arche world. Workers,

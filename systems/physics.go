@@ -100,6 +100,7 @@ type Physics struct {
 	wokenCache contactCache
 	cur        int
 	ev         contactEvents
+	query      queryIndex // for the queries between ticks (query.go)
 
 	sleep sleeper
 	errs  []ecs.BodyError
@@ -243,6 +244,7 @@ func (p *Physics) Update(w *arche.World) {
 		mark = now
 	}
 
+	p.query.built = false
 	p.pool.setStage(ecs.StageGather)
 	p.pool.spent = [ecs.NumStages]ecs.StageWork{}
 	p.params.Gravity = p.gravity.Get().V
