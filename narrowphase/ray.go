@@ -14,9 +14,8 @@ import (
 // miss"), so a ray cast from within a body leaves it instead of stopping
 // at once; so does a zero or non-finite translation.
 //
-// A circle solves |m + t d|^2 = r^2 with m the origin relative to the
-// centre: t = (-m.d - sqrt((m.d)^2 - |d|^2 (|m|^2 - r^2))) / |d|^2, the
-// smaller root. A box clips the segment, in its own frame, between the two
+// A circle is met where the segment, at its closest to the centre, is
+// still within the radius (see rayCircle). A box clips the segment, in its own frame, between the two
 // lines of each pair of faces (the slab test): the segment enters the box
 // at the latest of the two entry fractions, through that face.
 func RayCast(s components.Shape, xf components.Transform, origin, translation components.Vec2) (t float64, normal components.Vec2, ok bool) {
@@ -34,29 +33,37 @@ func RayCast(s components.Shape, xf components.Transform, origin, translation co
 	return 0, components.Vec2{}, false
 }
 
+// rayCircle works along the unit direction u, as Box2D v3's
+// b2RayCastCircle does: the segment comes closest to the centre at
+// distance tc along it, at offset q from the centre, and enters the
+// circle h = sqrt(r^2 - |q|^2) before that. The textbook quadratic in the
+// fraction, b^2 - |d|^2 (|m|^2 - r^2), loses r^2 next to |m|^2 when the
+// origin is far: a segment of 2e6 m passing 1.2 radii beside a 1 cm circle
+// hit it.
 func rayCircle(r float64, c, origin, d components.Vec2) (float64, components.Vec2, bool) {
 	m := origin.Sub(c)
-	cc := m.Dot(m) - r*r
-	b := m.Dot(d)
-	if cc < 0 || b >= 0 { // starts inside, or moves away from the centre
+	if m.Dot(m) < r*r {
+		return 0, components.Vec2{}, false // starts inside
+	}
+	length := d.Len()
+	u := d.Scale(1 / length)
+	tc := -m.Dot(u)
+	q := m.Add(u.Scale(tc))
+	h := r*r - q.Dot(q)
+	if h < 0 {
 		return 0, components.Vec2{}, false
 	}
-	a := d.Dot(d)
-	disc := b*b - a*cc
-	if disc < 0 {
+	t := tc - math.Sqrt(h)
+	if !(t >= 0 && t <= length) {
 		return 0, components.Vec2{}, false
 	}
-	t := (-b - math.Sqrt(disc)) / a
-	if !(t >= 0 && t <= 1) {
-		return 0, components.Vec2{}, false
-	}
-	n := m.Add(d.Scale(t))
+	n := m.Add(u.Scale(t))
 	if l := n.Len(); l > 0 {
 		n = n.Scale(1 / l)
 	} else {
-		n = d.Scale(-1 / math.Sqrt(a)) // a zero radius, met at its centre
+		n = u.Neg() // a zero radius, met at its centre
 	}
-	return t, n, true
+	return t / length, n, true
 }
 
 // rayBox is the slab test in the box's frame: o and d are the origin and

@@ -162,3 +162,22 @@ func TestRayCastMatchesOracle(t *testing.T) {
 		t.Fatalf("%d hits, %d misses, %d starts inside: the sample tried too little", hits, misses, inside)
 	}
 }
+
+// TestRayCastFarFromTheCircle: a segment 2e6 m long passing 1.2 radii
+// beside a 1 cm circle misses it, and one passing 0.8 radii beside it
+// meets it where the circle's boundary is (to 1e-9 m), though the origin's
+// distance squared is 1e12 and the radius squared 1e-4.
+func TestRayCastFarFromTheCircle(t *testing.T) {
+	c := components.Circle(0.01)
+	if f, _, ok := RayCast(c, components.Transform{R: components.Identity}, vec{X: -1e6, Y: 0.012}, vec{X: 2e6}); ok {
+		t.Errorf("a segment 1.2 r beside the circle hit it at %v", f)
+	}
+	f, n, ok := RayCast(c, components.Transform{R: components.Identity}, vec{X: -1e6, Y: 0.008}, vec{X: 2e6})
+	if !ok {
+		t.Fatal("a segment 0.8 r beside the circle missed it")
+	}
+	p := vec{X: -1e6 + f*2e6, Y: 0.008}
+	if math.Abs(p.X+0.006) > 1e-9 || n.Sub(vec{X: -0.6, Y: 0.8}).Len() > 1e-6 {
+		t.Errorf("hit at %v with normal %v, want (-0.006, 0.008) and (-0.6, 0.8)", p, n)
+	}
+}

@@ -37,6 +37,9 @@ type frozenRows struct {
 	src   []frozenSrc
 	next  int
 	dirty bool
+	// gen counts the gathers that changed the rows (finish): the query
+	// index keeps its copy of them while it stays the same.
+	gen uint64
 
 	// The rows as of the last change of hash (the last grid rebuild), to
 	// find what changed.
@@ -263,6 +266,9 @@ func (f *frozenRows) diverge() {
 func (f *frozenRows) finish() bool {
 	if f.next < len(f.ents) {
 		f.diverge()
+	}
+	if f.dirty {
+		f.gen++
 	}
 	return f.dirty
 }

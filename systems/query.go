@@ -14,8 +14,7 @@ import (
 // Ray and region queries (Physics.CastRay, Physics.OverlapAABB).
 //
 // A query sees the bodies as the last Update left them: the poses it wrote
-// and the shapes it simulated (before the first Update, the bodies as the
-// game created them). Its index is built at the first query after
+// and the shapes it simulated. Its index is built at the first query after
 // an Update from the step's own rows (the moving rows' final poses, and the
 // static and sleeping rows), in a grid of its own, and serves every query
 // until the next Update: building it costs about what the broad phase's
@@ -24,8 +23,9 @@ import (
 // Update left it (or not at all) until the next Update, as Rapier's query
 // pipeline is updated with the step; a body removed since is left out.
 // Box2D v3 moves a proxy when the game sets a transform, which arche's
-// components, written directly, do not allow.
-
+// components, written directly, do not allow. Before the first Update
+// there are no rows: each query reads the components, so that a game
+// building a level sees each body it has made.
 // RayHit is where a ray first meets a body.
 type RayHit struct {
 	Entity arche.Entity
@@ -73,12 +73,15 @@ func (r *queryRows) add(e arche.Entity, xf components.Transform, s components.Sh
 type queryIndex struct {
 	built    bool
 	mov, frz queryRows
-	frzHash  uint64 // the frozen rows' hash that frz was made from
+	frzGen   uint64 // the frozen rows' generation that frz was made from
 	frzBuilt bool
 	bounds   components.AABB
-	piece    float64 // the length of a ray's pieces (see CastRay)
 	grid     *broadphase.Grid
-	pairs    []broadphase.Pair
+	rays     rayGrid // built at the tick's first ray (ray.go)
+	// scratch holds the candidates of each level of nested queries (an
+	// accept function may itself query).
+	scratch [][]broadphase.Pair
+	depth   int
 }
 
 // row returns the pose and shape of row i of the grid: a moving row, or
@@ -90,20 +93,24 @@ func (q *queryIndex) row(i int32) (*queryRows, int) {
 	return &q.mov, int(i)
 }
 
+// rows returns the number of rows.
+func (q *queryIndex) rows() int { return len(q.mov.ents) + len(q.frz.ents) }
+
 // index returns the query index of the last Update, building it first if
-// this is the tick's first query.
+// this is the tick's first query (before the first Update, at every query
+// but a nested one).
 func (p *Physics) index() *queryIndex {
 	q := &p.query
-	if q.built {
+	if q.built && (p.stepped || q.depth > 0) {
 		return q
 	}
 	q.built = true
+	q.rays.built = false
 	if q.grid == nil {
 		q.grid = broadphase.NewGrid(p.cfg.CellSize)
 	}
 	q.mov.reset()
 	if !p.stepped {
-		// No step yet: the bodies as the game created them.
 		for _, f := range [2]*bodyFilter{p.awakeFilter, p.sleepingFilter} {
 			qw := f.Query(p.world)
 			for qw.Next() {
@@ -113,125 +120,101 @@ func (p *Physics) index() *queryIndex {
 				}
 			}
 		}
-		q.frz.reset()
-		q.frzBuilt = false
-		q.grid.SetFrozen(nil)
+		if q.frzBuilt || len(q.frz.ents) > 0 {
+			q.frz.reset()
+			q.frzBuilt = false
+			q.grid.SetFrozen(nil)
+		}
 	} else {
 		for i, e := range p.ents {
 			q.mov.add(e, solver.FinalPose(&p.s.Sims[i], &p.s.Bodies[i], p.cfg.Dt), p.proxies[i].shapeOf())
 		}
-		if !q.frzBuilt || q.frzHash != p.frozen.hash {
+		if !q.frzBuilt || q.frzGen != p.frozen.gen {
 			q.frz.reset()
 			for i, e := range p.frozen.ents {
 				q.frz.add(e, p.frozen.proxies[i].xf, p.frozen.proxies[i].shapeOf())
 			}
-			q.frzHash, q.frzBuilt = p.frozen.hash, true
+			q.frzGen, q.frzBuilt = p.frozen.gen, true
 			q.grid.SetFrozen(q.frz.aabbs)
 		}
 	}
 	q.grid.Update(q.mov.aabbs)
 	q.bounds = q.mov.bounds.Union(q.frz.bounds)
-	// A ray is cut into pieces of about four mean body sizes: each piece's
-	// box meets the bodies near it, not those of the whole ray's box.
-	q.piece = 4 * (q.mov.extent + q.frz.extent) / float64(max(1, len(q.mov.ents)+len(q.frz.ents)))
 	return q
 }
 
-// candidates returns the grid rows whose boxes overlap box.
+// enter and leave bracket a query, for the scratch of nested ones.
+func (q *queryIndex) enter() {
+	if q.depth == len(q.scratch) {
+		q.scratch = append(q.scratch, nil)
+	}
+	q.depth++
+}
+
+func (q *queryIndex) leave() { q.depth-- }
+
+// candidates returns the grid rows whose boxes overlap box, in the
+// scratch of the current query level.
 func (q *queryIndex) candidates(box components.AABB) []broadphase.Pair {
-	q.pairs = q.grid.Overlaps(&box, q.pairs[:0])
-	return q.pairs
+	buf := q.grid.Overlaps(&box, q.scratch[q.depth-1][:0])
+	q.scratch[q.depth-1] = buf
+	return buf
+}
+
+// slack is the relative margin by which the queries widen the boxes they
+// look in, so that a segment through a corner, or along the edge of a
+// piece, does not miss a body by a rounding.
+const slack = 0x1p-40
+
+// widen returns b grown by slack times its coordinates' size.
+func widen(b components.AABB) components.AABB {
+	m := slack * (math.Abs(b.Min.X) + math.Abs(b.Min.Y) + math.Abs(b.Max.X) + math.Abs(b.Max.Y) + 1)
+	return b.Expand(m)
 }
 
 // CastRay returns the first body that the segment from origin to origin +
 // translation meets, and where, as the last Update left the bodies (see
-// the package documentation of queries in query.go). Bodies for which
-// accept, if not nil, returns false are passed through, and so is any body
-// the segment starts inside (as in Box2D v3: a ray cast from within a body
-// leaves it). Of two bodies met at the same fraction, the one first in the
-// step's rows is returned, the same one for any worker count. It reports
-// false for no hit, or a non-finite origin or translation. Call it between
-// Updates, on the goroutine that calls them.
+// above). Bodies for which accept, if not nil, returns false are passed
+// through, and so is any body the segment starts inside (as in Box2D v3: a
+// ray cast from within a body leaves it). Of two bodies met at the same
+// fraction, the one first in the step's rows is returned, the same one for
+// any worker count. It reports false for no hit, or a non-finite origin or
+// translation. Call it between Updates, on the goroutine that calls them;
+// accept may itself query.
 func (p *Physics) CastRay(origin, translation components.Vec2, accept func(arche.Entity) bool) (RayHit, bool) {
-	var best RayHit
 	if !origin.IsFinite() || !translation.IsFinite() || translation == (components.Vec2{}) {
-		return best, false
+		return RayHit{}, false
 	}
 	q := p.index()
-	if len(q.mov.ents)+len(q.frz.ents) == 0 {
-		return best, false
+	q.enter()
+	defer q.leave()
+	c := rayCast{p: p, q: q, origin: origin, translation: translation, accept: accept, bestRow: -1}
+	if q.rows() > 0 {
+		c.run()
 	}
-	// The part of the segment within the bounds of all the bodies
-	// (Liang-Barsky): nothing lies outside it.
-	u0, u1 := 0.0, 1.0
-	for axis := 0; axis < 2; axis++ {
-		o, d, lo, hi := origin.X, translation.X, q.bounds.Min.X, q.bounds.Max.X
-		if axis == 1 {
-			o, d, lo, hi = origin.Y, translation.Y, q.bounds.Min.Y, q.bounds.Max.Y
-		}
-		if d == 0 {
-			if o < lo || o > hi {
-				return best, false
-			}
-			continue
-		}
-		a, b := (lo-o)/d, (hi-o)/d
-		if a > b {
-			a, b = b, a
-		}
-		u0, u1 = max(u0, a), min(u1, b)
-	}
-	if u0 > u1 {
-		return best, false
-	}
-	// Piece by piece from the origin: the first hit lies in the box of the
-	// piece that holds it, so once a piece ends beyond the best hit so far,
-	// no later piece can hold a nearer one.
-	pieces := 1
-	if q.piece > 0 {
-		pieces = max(1, int(math.Min(1e6, math.Ceil((u1-u0)*translation.Len()/q.piece))))
-	}
-	found, bestRow := false, int32(-1)
-	for k := 0; k < pieces; k++ {
-		a := u0 + (u1-u0)*float64(k)/float64(pieces)
-		b := u0 + (u1-u0)*float64(k+1)/float64(pieces)
-		pa, pb := origin.Add(translation.Scale(a)), origin.Add(translation.Scale(b))
-		box := components.AABB{Min: pa.Min(pb), Max: pa.Max(pb)}
-		for _, pr := range q.candidates(box) {
-			i := pr.B
-			if found && (i == bestRow) {
-				continue
-			}
-			rows, j := q.row(i)
-			t, n, ok := narrowphase.RayCast(rows.shapes[j], rows.xfs[j], origin, translation)
-			if !ok || found && (t > best.Fraction || t == best.Fraction && i > bestRow) {
-				continue
-			}
-			e := rows.ents[j]
-			if !ecs.IsBody(p.world, e) || accept != nil && !accept(e) {
-				continue
-			}
-			found, bestRow = true, i
-			best = RayHit{Entity: e, Point: origin.Add(translation.Scale(t)), Normal: n, Fraction: t}
-		}
-		if found && best.Fraction <= b {
-			break
-		}
-	}
-	return best, found
+	return c.best, c.found
 }
 
 // OverlapAABB appends to dst the bodies whose shapes overlap box (touching
 // counts), as the last Update left them (see CastRay), and returns it.
 // Bodies for which accept, if not nil, returns false are left out. The
 // order is that of the step's rows, the same for any worker count. An
-// empty, inverted or non-finite box overlaps nothing.
+// inverted or non-finite box overlaps nothing.
 func (p *Physics) OverlapAABB(box components.AABB, accept func(arche.Entity) bool, dst []arche.Entity) []arche.Entity {
 	if !box.Min.IsFinite() || !box.Max.IsFinite() || box.Min.X > box.Max.X || box.Min.Y > box.Max.Y {
 		return dst
 	}
 	q := p.index()
-	if len(q.mov.ents)+len(q.frz.ents) == 0 {
+	q.enter()
+	defer q.leave()
+	if q.rows() == 0 {
+		return dst
+	}
+	// Cut to the bodies' bounds, a metre wide of them: a box of +-MaxFloat64
+	// overflowed its own size, and the distance test found nothing in it.
+	b := q.bounds.Expand(1)
+	box = components.AABB{Min: box.Min.Max(b.Min), Max: box.Max.Min(b.Max)}
+	if box.Min.X > box.Max.X || box.Min.Y > box.Max.Y {
 		return dst
 	}
 	half := box.Size().Scale(0.5)

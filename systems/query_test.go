@@ -276,3 +276,124 @@ func TestQueriesFollowEveryTick(t *testing.T) {
 		t.Fatalf("%d frozen rows at the end: nothing fell asleep", p.Frozen)
 	}
 }
+
+// TestQueriesEdgeCases, from a review: a ray through a box's corner hits
+// it as the kernel does; a static box turned into a circle of the same
+// bounds is seen as a circle; before the first Update each query sees the
+// bodies made so far; an accept function that itself queries leaves the
+// outer query whole; a region of +-MaxFloat64 holds every body; a long ray
+// past a cluster of tiny bodies to a far one finds it.
+func TestQueriesEdgeCases(t *testing.T) {
+	t.Run("corner", func(t *testing.T) {
+		s := newSim(t, nil)
+		box := staticBox(-1.8714901480260773, -1.74876071820111, 1.0280718778860714, 0.7152029644478017, 0)
+		e := s.add(box)
+		s.run(1)
+		o, d := components.V(13.848835453805265, 17.38039213395583), components.V(-29.38450744789054, -39.688711633209486)
+		f, _, want := narrowphase.RayCast(box.Shape, s.transform(e), o, d)
+		h, ok := s.p.CastRay(o, d, nil)
+		if ok != want || ok && h.Fraction != f {
+			t.Fatalf("hit %v at %v, the kernel %v at %v", ok, h.Fraction, want, f)
+		}
+		// Rays aimed at each corner and at the middle of each face, from
+		// random far points.
+		r := rand.New(rand.NewPCG(1, 2))
+		xf := s.transform(e)
+		for k := range 4000 {
+			hx, hy := box.Shape.Half.X, box.Shape.Half.Y
+			target := xf.Apply(components.V([]float64{-hx, hx, 0}[k%3], []float64{-hy, hy, 0}[(k/3)%3]))
+			o := target.Add(components.V(40*r.Float64()-20, 40*r.Float64()-20))
+			d := target.Sub(o).Scale(1 + r.Float64())
+			f, _, want := narrowphase.RayCast(box.Shape, xf, o, d)
+			h, ok := s.p.CastRay(o, d, nil)
+			if ok != want || ok && h.Fraction != f {
+				t.Fatalf("ray %d at %v: hit %v at %v, the kernel %v at %v", k, target, ok, h.Fraction, want, f)
+			}
+		}
+	})
+	t.Run("reshaped static", func(t *testing.T) {
+		s := newSim(t, nil)
+		e := s.add(staticBox(0, 0, 1, 1, 0))
+		s.add(dynCircle(5, 5, 0.5))
+		s.run(2)
+		if h, ok := s.p.CastRay(components.V(-2, 2), components.V(4, -4), nil); !ok || h.Fraction != 0.25 {
+			t.Fatalf("the box: %+v %v, want its corner at 0.25", h, ok)
+		}
+		shapes := generic.NewMap[components.Shape](s.w)
+		*shapes.Get(e) = components.Circle(1)
+		s.run(2)
+		h, ok := s.p.CastRay(components.V(-2, 2), components.V(4, -4), nil)
+		f, _, _ := narrowphase.RayCast(components.Circle(1), s.transform(e), components.V(-2, 2), components.V(4, -4))
+		if !ok || h.Fraction != f {
+			t.Fatalf("hit %+v %v, want the circle at %v", h, ok, f)
+		}
+		if got := s.p.OverlapAABB(components.AABB{Min: components.V(-1, 0.9), Max: components.V(-0.9, 1)}, nil, nil); len(got) != 0 {
+			t.Fatalf("the box's old corner still holds %v", got)
+		}
+	})
+	t.Run("before the first update", func(t *testing.T) {
+		s := newSim(t, nil)
+		s.add(ground())
+		spot := components.AABB{Min: components.V(2, 0.1), Max: components.V(3, 1)}
+		if got := s.p.OverlapAABB(spot, nil, nil); len(got) != 0 {
+			t.Fatalf("the free spot holds %v", got)
+		}
+		b := s.add(dynBox(2.5, 0.5, 0.5, 0.5))
+		if got := s.p.OverlapAABB(spot, nil, nil); len(got) != 1 || got[0] != b {
+			t.Fatalf("the spot holds %v, want the box just made", got)
+		}
+		if h, ok := s.p.CastRay(components.V(2.5, 5), components.V(0, -10), nil); !ok || h.Entity != b {
+			t.Fatalf("a ray down found %+v, want the box", h)
+		}
+	})
+	t.Run("nested", func(t *testing.T) {
+		s := newSim(t, nil)
+		var want []arche.Entity
+		for i := range 20 {
+			want = append(want, s.add(staticBox(5+2*float64(i), 0, 0.5, 0.5, 0)))
+		}
+		s.run(1)
+		inner := 0
+		accept := func(e arche.Entity) bool {
+			inner += len(s.p.OverlapAABB(components.AABB{Min: components.V(34, -1), Max: components.V(44, 1)}, nil, nil))
+			_, _ = s.p.CastRay(components.V(0, 0), components.V(50, 0), nil)
+			return true
+		}
+		got := s.p.OverlapAABB(components.AABB{Min: components.V(0, -1), Max: components.V(50, 1)}, accept, nil)
+		if !slices.Equal(got, want) || inner != 20*5 {
+			t.Fatalf("outer query %v (inner found %d), want %v", got, inner, want)
+		}
+		h, ok := s.p.CastRay(components.V(0, 0), components.V(50, 0), func(e arche.Entity) bool {
+			s.p.OverlapAABB(components.AABB{Min: components.V(0, -1), Max: components.V(50, 1)}, nil, nil)
+			return e != want[0]
+		})
+		if !ok || h.Entity != want[1] {
+			t.Fatalf("ray with a querying filter: %+v %v, want the second box", h, ok)
+		}
+	})
+	t.Run("huge region", func(t *testing.T) {
+		s := newSim(t, nil)
+		s.add(ground())
+		s.add(dynBox(0, 3, 0.5, 0.5))
+		s.run(1)
+		all := components.AABB{Min: components.V(-math.MaxFloat64, -math.MaxFloat64), Max: components.V(math.MaxFloat64, math.MaxFloat64)}
+		if got := s.p.OverlapAABB(all, nil, nil); len(got) != 2 {
+			t.Fatalf("a region of +-MaxFloat64 holds %v", got)
+		}
+	})
+	t.Run("cluster and far body", func(t *testing.T) {
+		s := newSim(t, func(c *systems.Config) { c.Gravity = components.Vec2{} })
+		r := rand.New(rand.NewPCG(3, 3))
+		for range 1000 {
+			s.add(staticBox(0.4*r.Float64(), 0.4*r.Float64(), 1e-3, 1e-3, 0))
+		}
+		far := s.add(staticBox(1e4, 1e4, 0.5, 0.5, 0))
+		s.run(1)
+		if h, ok := s.p.CastRay(components.V(5000, 0), components.V(5000, 1e4), nil); !ok || h.Entity != far {
+			t.Fatalf("%+v %v, want the far box", h, ok)
+		}
+		if h, ok := s.p.CastRay(components.V(-1e6, 0.2), components.V(2e6, 0), nil); !ok || h.Point.X > 0.4 {
+			t.Fatalf("a ray through the cluster: %+v %v", h, ok)
+		}
+	})
+}
