@@ -381,6 +381,25 @@ func TestQueriesEdgeCases(t *testing.T) {
 			t.Fatalf("a region of +-MaxFloat64 holds %v", got)
 		}
 	})
+	t.Run("point", func(t *testing.T) {
+		s := newSim(t, func(c *systems.Config) { c.Gravity = components.Vec2{} })
+		b := s.add(dynBox(0, 0, 0.5, 0.25))
+		c := s.add(dynCircle(3, 0, 0.5))
+		s.run(1)
+		at := func(x, y float64) []arche.Entity {
+			p := components.V(x, y)
+			return s.p.OverlapAABB(components.AABB{Min: p, Max: p}, nil, nil)
+		}
+		if got := at(0.4, 0.2); len(got) != 1 || got[0] != b {
+			t.Errorf("a point inside the box found %v", got)
+		}
+		if got := at(3.3, 0.3); len(got) != 1 || got[0] != c {
+			t.Errorf("a point inside the circle found %v", got)
+		}
+		if got := at(3.4, 0.4); len(got) != 0 { // inside the circle's box, outside the circle
+			t.Errorf("a point beside the circle found %v", got)
+		}
+	})
 	t.Run("cluster and far body", func(t *testing.T) {
 		s := newSim(t, func(c *systems.Config) { c.Gravity = components.Vec2{} })
 		r := rand.New(rand.NewPCG(3, 3))
