@@ -400,6 +400,40 @@ func TestQueriesEdgeCases(t *testing.T) {
 			t.Errorf("a point beside the circle found %v", got)
 		}
 	})
+	t.Run("enormous world", func(t *testing.T) {
+		// Cells of 2e-6 m under a ray of 4e10 m and more: finer than its
+		// fractions can tell apart. The walk looked at one cell for ever.
+		for _, w := range []float64{1e10, 1e12, 1e13} {
+			s := newSim(t, func(c *systems.Config) { c.Gravity = components.Vec2{} })
+			r := rand.New(rand.NewPCG(1, 1))
+			for range 300 {
+				d := dynCircle(1e-3*r.Float64(), 1e-3*r.Float64(), 1e-7)
+				d.Type = components.Static
+				s.add(d)
+			}
+			left := s.add(staticBox(-w, 0, 1, 1, 0))
+			s.add(staticBox(w, 0, 1, 1, 0))
+			s.run(1)
+			none := func(arche.Entity) bool { return false }
+			if h, ok := s.p.CastRay(components.V(-2*w, 5e-4), components.V(4*w, 1e-9), none); ok {
+				t.Fatalf("w %g: a filter refusing every body let %+v through", w, h)
+			}
+			if h, ok := s.p.CastRay(components.V(-2*w, 0.5), components.V(4*w, 1e-9), nil); !ok || h.Entity != left {
+				t.Fatalf("w %g: %+v %v, want the left box", w, h, ok)
+			}
+			// Into the cluster from just beside it: what the kernel finds.
+			ents, xfs, shapes := s.bodiesOf()
+			for k := range 100 {
+				o := components.V(-1e-3, 1e-3*r.Float64())
+				d := components.V(3e-3, 1e-4*(r.Float64()-0.5))
+				want, wantOK := rayHitBrute(ents, xfs, shapes, o, d, arche.Entity{})
+				got, ok := s.p.CastRay(o, d, nil)
+				if ok != wantOK || ok && got.Fraction != want.Fraction {
+					t.Fatalf("w %g ray %d: %+v %v, brute force %+v %v", w, k, got, ok, want, wantOK)
+				}
+			}
+		}
+	})
 	t.Run("cluster and far body", func(t *testing.T) {
 		s := newSim(t, func(c *systems.Config) { c.Gravity = components.Vec2{} })
 		r := rand.New(rand.NewPCG(3, 3))

@@ -35,6 +35,10 @@ const bigCells = 256
 // rayLevels bounds the levels of the pyramid.
 const rayLevels = 16
 
+// walkSteps bounds the cells one level's walk visits before it asks the
+// fine grid about the rest of its part of the ray at once.
+const walkSteps = 1 << 16
+
 // cellKey is a marked cell: its level, column and row.
 type cellKey struct {
 	ix, iy int64
@@ -287,8 +291,15 @@ func (c *rayCast) walk(l int, a, b float64) bool {
 		ty = (edge - o.Y) / d.Y
 	}
 	t := a
-	for {
+	for steps := 0; ; steps++ {
 		next := min(tx, ty, b)
+		if next <= t && next < b || steps == walkSteps {
+			// The cells are finer than the fractions can tell apart (a
+			// ray of 4e13 m through cells of 2e-6), or too many: the
+			// rest of the part at once.
+			c.look(t, b)
+			return c.found && c.best.Fraction <= b
+		}
 		if g.marked(cellKey{ix, iy, int64(l)}) {
 			if l == 0 {
 				c.look(t, next)
