@@ -46,6 +46,12 @@ func rayCircle(r float64, c, origin, d components.Vec2) (float64, components.Vec
 		return 0, components.Vec2{}, false // starts inside
 	}
 	length := d.Len()
+	if !(length > 1e-150 && length < 1e150) {
+		// |d| through d scaled to about 1: its square overflows past 1e154
+		// and underflows below 1e-160.
+		sc := max(math.Abs(d.X), math.Abs(d.Y))
+		length = sc * d.Scale(1/sc).Len()
+	}
 	u := d.Scale(1 / length)
 	tc := -m.Dot(u)
 	q := m.Add(u.Scale(tc))

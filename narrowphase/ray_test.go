@@ -181,3 +181,14 @@ func TestRayCastFarFromTheCircle(t *testing.T) {
 		t.Errorf("hit at %v with normal %v, want (-0.006, 0.008) and (-0.6, 0.8)", p, n)
 	}
 }
+
+// TestRayCastExtremeTranslations: a translation of 1e155 m, whose squared
+// length overflows, still meets a circle, where the box kernel met it.
+func TestRayCastExtremeTranslations(t *testing.T) {
+	xf := components.Transform{R: components.Identity}
+	for _, s := range []components.Shape{components.Circle(1), components.Box(1, 1)} {
+		if f, n, ok := RayCast(s, xf, vec{X: -4}, vec{X: 1e155}); !ok || math.Abs(f*1e155-3) > 1e-9 || n != (vec{X: -1}) {
+			t.Errorf("%v, a translation of 1e155: %v %v %v", s.Kind, f, n, ok)
+		}
+	}
+}

@@ -75,9 +75,11 @@ type queryIndex struct {
 	mov, frz queryRows
 	frzGen   uint64 // the frozen rows' generation that frz was made from
 	frzBuilt bool
-	bounds   components.AABB
-	grid     *broadphase.Grid
-	rays     rayGrid // built at the tick's first ray (ray.go)
+	// frzBuilds counts the builds of frz, for the rays' marks (raygrid.go).
+	frzBuilds uint64
+	bounds    components.AABB
+	grid      *broadphase.Grid
+	rays      rayGrid // built at the tick's first ray (ray.go)
 	// scratch holds the candidates of each level of nested queries (an
 	// accept function may itself query).
 	scratch [][]broadphase.Pair
@@ -123,6 +125,7 @@ func (p *Physics) index() *queryIndex {
 		if q.frzBuilt || len(q.frz.ents) > 0 {
 			q.frz.reset()
 			q.frzBuilt = false
+			q.frzBuilds++
 			q.grid.SetFrozen(nil)
 		}
 	} else {
@@ -135,6 +138,7 @@ func (p *Physics) index() *queryIndex {
 				q.frz.add(e, p.frozen.proxies[i].xf, p.frozen.proxies[i].shapeOf())
 			}
 			q.frzGen, q.frzBuilt = p.frozen.gen, true
+			q.frzBuilds++
 			q.grid.SetFrozen(q.frz.aabbs)
 		}
 	}
