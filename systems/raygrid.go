@@ -415,25 +415,8 @@ func (c *rayCast) walk(l int, a, b float64) bool {
 	// the walk crosses into the next column and row.
 	p := o.Add(d.Scale(a))
 	ix, iy := g.cellOf(p.X, l), g.cellOf(p.Y, l)
-	side := g.cell[l]
-	stepX, stepY := int64(1), int64(1)
-	tx, ty, dtx, dty := math.Inf(1), math.Inf(1), math.Inf(1), math.Inf(1)
-	if d.X != 0 {
-		dtx = side / math.Abs(d.X)
-		edge := float64(ix+1) * side
-		if d.X < 0 {
-			stepX, edge = -1, float64(ix)*side
-		}
-		tx = (edge - o.X) / d.X
-	}
-	if d.Y != 0 {
-		dty = side / math.Abs(d.Y)
-		edge := float64(iy+1) * side
-		if d.Y < 0 {
-			stepY, edge = -1, float64(iy)*side
-		}
-		ty = (edge - o.Y) / d.Y
-	}
+	stepX, tx, dtx := crossing(ix, g.cell[l], o.X, d.X)
+	stepY, ty, dty := crossing(iy, g.cell[l], o.Y, d.Y)
 	t := a
 	for steps := 0; ; steps++ {
 		next := min(tx, ty, b)
@@ -487,4 +470,19 @@ func (c *rayCast) walk(l int, a, b float64) bool {
 			iy, t, ty = iy+stepY, ty, ty+dty
 		}
 	}
+}
+
+// crossing returns, for a walk along one axis from o by d through cells of
+// the given side, now in cell i: the step to the next cell, the fraction
+// at which the walk crosses into it, and the fraction a cell takes (+Inf
+// for a walk that does not move along the axis).
+func crossing(i int64, side, o, d float64) (step int64, t, dt float64) {
+	if d == 0 {
+		return 1, math.Inf(1), math.Inf(1)
+	}
+	edge, step := float64(i+1)*side, int64(1)
+	if d < 0 {
+		edge, step = float64(i)*side, -1
+	}
+	return step, (edge - o) / d, side / math.Abs(d)
 }
