@@ -205,13 +205,15 @@ func (g *rayGrid) cellOf(v float64, l int) int64 {
 }
 
 // home returns the home level of box and the cells it reaches there, or
-// level -1 for a box too big for the top level.
+// level -1 for a box too big (or too far) for the top level.
 func (g *rayGrid) home(box components.AABB) (l int, x0, y0, x1, y1 int64) {
 	box = widen(box)
 	for l = 0; l < rayLevels; l++ {
 		x0, y0 = g.cellOf(box.Min.X, l), g.cellOf(box.Min.Y, l)
 		x1, y1 = g.cellOf(box.Max.X, l), g.cellOf(box.Max.Y, l)
-		if x1-x0 < 2 && y1-y0 < 2 {
+		// Not where a cell is clamped: a box beyond 2^50 cells sat in the
+		// corner cell, and the marks above it were far from the box.
+		if x1-x0 < 2 && y1-y0 < 2 && max(-x0, -y0, x1, y1) < 1<<50 {
 			return l, x0, y0, x1, y1
 		}
 	}

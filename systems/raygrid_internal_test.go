@@ -103,3 +103,19 @@ func TestRayFromFarAway(t *testing.T) {
 		t.Fatalf("a ray between the boxes hit %+v", h)
 	}
 }
+
+// TestRayFarSmallBody: a 2 cm box 1e15 m out, past 2^50 cells of 16 cm,
+// is found by a ray beside it, as the kernel finds it (a review's probe:
+// the marks above its clamped cell were far from it, and the walk never
+// went down to it).
+func TestRayFarSmallBody(t *testing.T) {
+	for _, x := range []float64{1e14, 2e14, 1e15} {
+		p, w := rayWorld(t)
+		addStatic(t, w, components.Box(0.01, 0.01), 0, 0)
+		far := addStatic(t, w, components.Box(0.01, 0.01), x, x)
+		p.Update(w)
+		if h, ok := p.CastRay(components.V(x, x-50), components.V(0, 100), nil); !ok || h.Entity != far {
+			t.Fatalf("x %g: %+v %v, want the far box", x, h, ok)
+		}
+	}
+}
