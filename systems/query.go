@@ -26,7 +26,9 @@ import (
 // components, written directly, do not allow. Before the first Update
 // there are no rows: each query reads the components, so that a game
 // building a level sees each body it has made.
-// RayHit is where a ray first meets a body.
+
+// RayHit is where a ray first meets a body: Entity, met at
+// origin + Fraction*translation.
 type RayHit struct {
 	Entity arche.Entity
 	// Point is origin + Fraction*translation, on the body's boundary, and
