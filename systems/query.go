@@ -184,11 +184,12 @@ func widen(b components.AABB) components.AABB {
 // through, and so is any body the segment starts inside (as in Box2D v3: a
 // ray cast from within a body leaves it). Of two bodies met at the same
 // fraction, the one first in the step's rows is returned, the same one for
-// any worker count. It reports false for no hit, or a non-finite origin or
-// translation. Call it between Updates, on the goroutine that calls them;
-// accept may itself query.
+// any worker count. It reports false for no hit, a non-finite origin or
+// translation, or a system set not initialised (or finalised). Call it
+// between Updates, on the goroutine that calls them; accept may itself
+// query.
 func (p *Physics) CastRay(origin, translation components.Vec2, accept func(arche.Entity) bool) (RayHit, bool) {
-	if !origin.IsFinite() || !translation.IsFinite() || translation == (components.Vec2{}) {
+	if !origin.IsFinite() || !translation.IsFinite() || translation == (components.Vec2{}) || p.world == nil {
 		return RayHit{}, false
 	}
 	q := p.index()
@@ -205,9 +206,10 @@ func (p *Physics) CastRay(origin, translation components.Vec2, accept func(arche
 // counts), as the last Update left them (see CastRay), and returns it.
 // Bodies for which accept, if not nil, returns false are left out. The
 // order is that of the step's rows, the same for any worker count. An
-// inverted or non-finite box overlaps nothing.
+// inverted or non-finite box overlaps nothing, and so does any box of a
+// system set not initialised (or finalised).
 func (p *Physics) OverlapAABB(box components.AABB, accept func(arche.Entity) bool, dst []arche.Entity) []arche.Entity {
-	if !box.Min.IsFinite() || !box.Max.IsFinite() || box.Min.X > box.Max.X || box.Min.Y > box.Max.Y {
+	if !box.Min.IsFinite() || !box.Max.IsFinite() || box.Min.X > box.Max.X || box.Min.Y > box.Max.Y || p.world == nil {
 		return dst
 	}
 	q := p.index()

@@ -434,6 +434,37 @@ func TestQueriesEdgeCases(t *testing.T) {
 			}
 		}
 	})
+	t.Run("not initialised or finalised", func(t *testing.T) {
+		p, err := systems.New(systems.DefaultConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		box := components.AABB{Min: components.V(-1, -1), Max: components.V(1, 1)}
+		if _, ok := p.CastRay(components.V(0, 5), components.V(0, -10), nil); ok {
+			t.Error("a system set never initialised found a body")
+		}
+		if got := p.OverlapAABB(box, nil, nil); len(got) != 0 {
+			t.Errorf("a system set never initialised found %v", got)
+		}
+		w := arche.NewWorld()
+		p.Initialize(&w)
+		def := ecs.DefaultBodyDef()
+		def.Shape = components.Box(0.5, 0.5)
+		if _, err := ecs.NewBody(&w, def); err != nil {
+			t.Fatal(err)
+		}
+		p.Update(&w)
+		if _, ok := p.CastRay(components.V(0, 5), components.V(0, -10), nil); !ok {
+			t.Fatal("the box was not found")
+		}
+		p.Finalize(&w)
+		if _, ok := p.CastRay(components.V(0, 5), components.V(0, -10), nil); ok {
+			t.Error("a finalised system set found a body")
+		}
+		if got := p.OverlapAABB(box, nil, nil); len(got) != 0 {
+			t.Errorf("a finalised system set found %v", got)
+		}
+	})
 	t.Run("cluster and far body", func(t *testing.T) {
 		s := newSim(t, func(c *systems.Config) { c.Gravity = components.Vec2{} })
 		r := rand.New(rand.NewPCG(3, 3))
