@@ -350,3 +350,38 @@ func TestContactEventsOfAMemberRemovedAsItsIslandSleeps(t *testing.T) {
 		}
 	}
 }
+
+// TestContactEventsOfABullet: a 5 cm ball shot at a 10 cm wall at 20, 100
+// and 300 m/s, which continuous collision stops at the wall, begins its
+// contact and hits the wall at its speed (to 0.1 %) in one tick, once, and
+// ends the contact within 5 ticks of the rebound.
+func TestContactEventsOfABullet(t *testing.T) {
+	for _, speed := range []float64{20, 100, 300} {
+		s := newSim(t, func(c *systems.Config) { c.Gravity = components.Vec2{} })
+		wall := s.add(staticBox(10, 0, 0.05, 2, 0))
+		d := dynCircle(0, 0, 0.05)
+		d.LinearVelocity, d.Restitution = components.V(speed, 0), 0.5
+		b := s.add(d)
+		hitAt, endAt, begins, hits := 0, 0, 0, 0
+		for step := 1; step <= 60; step++ {
+			s.run(1)
+			bg, e, h, last := s.tickEvents(b, wall)
+			begins, hits = begins+bg, hits+h
+			if h > 0 {
+				hitAt = step
+				if math.Abs(last.Speed-speed) > 1e-3*speed {
+					t.Errorf("%v m/s: hit at %v m/s", speed, last.Speed)
+				}
+				if bg == 0 {
+					t.Errorf("%v m/s: the hit came without its begin", speed)
+				}
+			}
+			if e > 0 && endAt == 0 {
+				endAt = step
+			}
+		}
+		if begins != 1 || hits != 1 || endAt == 0 || endAt-hitAt > 5 {
+			t.Errorf("%v m/s: %d begins, %d hits (at %d), end at %d", speed, begins, hits, hitAt, endAt)
+		}
+	}
+}
