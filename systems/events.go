@@ -38,8 +38,6 @@ const (
 type contactEvents struct {
 	flags    []uint8   // per touching link: evBegin, evFast, evHit, evSecond
 	hitSpeed []float64 // per touching link, where evHit: its approach speed
-	// threshold is Config.HitSpeed.
-	threshold float64
 	// prevSeen and wokenSeen mark, per entry of the previous tick's cache
 	// and of the woken contacts, that a touching pair of this tick found it.
 	prevSeen, wokenSeen []uint8
@@ -77,15 +75,17 @@ func (ev *contactEvents) lookUp(a, b arche.Entity, prev, woken *contactCache) (o
 	return nil, true
 }
 
-// unseen calls f with each index whose mark is 0, in order.
-func unseen(marks []uint8, f func(k int)) {
-	const allSeen = 0x0101010101010101
-	for k := 0; k < len(marks); {
-		if k+8 <= len(marks) && binary.LittleEndian.Uint64(marks[k:]) == allSeen {
+// each calls f, in order, with each index of b whose byte is not skip,
+// passing over eight bytes of skip at a time: the marks and flags are
+// mostly one value, and the scans run on the caller alone.
+func each(b []uint8, skip uint8, f func(k int)) {
+	word := uint64(skip) * 0x0101010101010101
+	for k := 0; k < len(b); {
+		if k+8 <= len(b) && binary.LittleEndian.Uint64(b[k:]) == word {
 			k += 8
 			continue
 		}
-		if marks[k] == 0 {
+		if b[k] != skip {
 			f(k)
 		}
 		k++
@@ -101,14 +101,14 @@ func unseen(marks []uint8, f func(k int)) {
 // stage, which must not yet count this tick's new sleepers.
 func (p *Physics) collectEnded(prev, woken *contactCache) {
 	ev := &p.ev
-	unseen(ev.prevSeen, func(k int) {
+	each(ev.prevSeen, 1, func(k int) {
 		e := &prev.entries[k]
 		if p.sleep.inSet(e.a) || p.sleep.inSet(e.b) {
 			return
 		}
 		ev.ended = append(ev.ended, ecs.ContactEnd{A: e.a, B: e.b})
 	})
-	unseen(ev.wokenSeen, func(k int) {
+	each(ev.wokenSeen, 1, func(k int) {
 		e := &woken.entries[k]
 		if prev.index(e.a, e.b) >= 0 {
 			return
@@ -126,26 +126,16 @@ func (p *Physics) publishEvents() {
 	out.Begin, out.Hit = out.Begin[:0], out.Hit[:0]
 	out.End = append(out.End[:0], p.ev.ended...)
 	p.ev.ended = p.ev.ended[:0]
-	flags := p.ev.flags
-	for k := 0; k < len(flags); {
-		if k+8 <= len(flags) && binary.LittleEndian.Uint64(flags[k:]) == 0 {
-			k += 8
-			continue
-		}
-		if f := flags[k]; f != 0 {
-			p.contactEvent(out, k, f)
-		}
-		k++
-	}
+	each(p.ev.flags, 0, func(k int) { p.contactEvent(out, k, p.ev.flags[k]) })
 }
 
 // decideHit turns the flag of touching link k, whose manifold is m and
 // which evFast marks, into a hit or none, after the solve: as Box2D v3
-// reports hits (b2SolverStep), the fastest point above the threshold that
-// pushed.
-func (ev *contactEvents) decideHit(k int, m *narrowphase.Manifold, s *solver.Solver) {
+// reports hits (b2SolverStep), the fastest point above threshold
+// (Config.HitSpeed) that pushed.
+func (ev *contactEvents) decideHit(k int, m *narrowphase.Manifold, s *solver.Solver, threshold float64) {
 	n, vel, pushed := s.Approach(k)
-	best, speed := -1, ev.threshold
+	best, speed := -1, threshold
 	for j := range min(int(n), m.Count) {
 		if -vel[j] > speed && pushed[j] > 0 {
 			best, speed = j, -vel[j]

@@ -531,7 +531,7 @@ func (t *storeTask) Run(lo, hi, w int) {
 		cc.insert(k, shared)
 		points += int(count)
 		if p.ev.flags[k]&evFast != 0 {
-			p.ev.decideHit(k, m, &p.s)
+			p.ev.decideHit(k, m, &p.s, p.cfg.HitSpeed)
 		}
 	}
 	p.storePoints[w].n += points

@@ -135,7 +135,6 @@ func (p *Physics) setup(cfg Config) {
 	p.narrowTask.ph = p
 	p.prepareTask.ph = p
 	p.storeTask.ph = p
-	p.ev.threshold = cfg.HitSpeed
 }
 
 // Config returns the settings the system was made with.

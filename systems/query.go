@@ -44,13 +44,11 @@ type queryRows struct {
 	shapes []components.Shape
 	aabbs  []components.AABB
 	bounds components.AABB // of all the boxes
-	extent float64         // the sum of max(width, height) over the boxes
 }
 
 func (r *queryRows) reset() {
 	r.ents, r.xfs, r.shapes, r.aabbs = r.ents[:0], r.xfs[:0], r.shapes[:0], r.aabbs[:0]
 	r.bounds = components.AABB{Min: components.V(math.Inf(1), math.Inf(1)), Max: components.V(math.Inf(-1), math.Inf(-1))}
-	r.extent = 0
 }
 
 func (r *queryRows) add(e arche.Entity, xf components.Transform, s components.Shape) {
@@ -63,8 +61,6 @@ func (r *queryRows) add(e arche.Entity, xf components.Transform, s components.Sh
 	r.shapes = append(r.shapes, s)
 	r.aabbs = append(r.aabbs, box)
 	r.bounds = r.bounds.Union(box)
-	sz := box.Size()
-	r.extent += max(sz.X, sz.Y)
 }
 
 // queryIndex is the index of the bodies for the queries of one tick: the
@@ -81,7 +77,7 @@ type queryIndex struct {
 	frzBuilds uint64
 	bounds    components.AABB
 	grid      *broadphase.Grid
-	rays      rayGrid // built at the tick's first ray (ray.go)
+	rays      rayGrid // built at the tick's first ray (raygrid.go)
 	// scratch holds the candidates of each level of nested queries (an
 	// accept function may itself query).
 	scratch [][]broadphase.Pair
