@@ -515,14 +515,10 @@ func (s *Solver) colored(li int) bool {
 // stream is the next one in memory, and it is reached 8 contacts of that
 // stream later, so its lines have time to arrive.
 func (s *Solver) lane(k int32, impulses bool) (*wideContact, int) {
-	if !s.wide || k < s.largeStart {
+	b, l := s.laneAt(k)
+	if b < 0 {
 		return nil, 0
 	}
-	slot := s.wideSlot[k-s.largeStart]
-	if slot < 0 {
-		return nil, 0
-	}
-	b, l := int(slot/lanes), int(slot%lanes)
 	if l == 0 && b+1 < len(s.blocks) {
 		next := &s.blocks[b+1]
 		if impulses {
@@ -537,16 +533,17 @@ func (s *Solver) lane(k int32, impulses bool) (*wideContact, int) {
 	return &s.blocks[b], l
 }
 
-// laneOf is lane without the prefetch.
-func (s *Solver) laneOf(k int32) (*wideContact, int) {
+// laneAt returns the wide block and lane of contact k of the solver order,
+// or block -1 if the scalar kernels solve it.
+func (s *Solver) laneAt(k int32) (b, l int) {
 	if !s.wide || k < s.largeStart {
-		return nil, 0
+		return -1, 0
 	}
 	slot := s.wideSlot[k-s.largeStart]
 	if slot < 0 {
-		return nil, 0
+		return -1, 0
 	}
-	return &s.blocks[slot/lanes], int(slot % lanes)
+	return int(slot / lanes), int(slot % lanes)
 }
 
 // Impulses returns the point count and the accumulated normal and tangent
@@ -584,7 +581,8 @@ func (s *Solver) Approach(li int) (count int32, velocity, pushed [2]float64) {
 	if k < 0 {
 		return 0, velocity, pushed
 	}
-	if w, l := s.laneOf(k); w != nil {
+	if b, l := s.laneAt(k); b >= 0 {
+		w := &s.blocks[b]
 		count = s.Links[li].points()
 		for j := range count {
 			velocity[j], pushed[j] = w.pts[j].relVel[l], w.pts[j].maxNormalImpulse[l]
