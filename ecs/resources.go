@@ -112,6 +112,9 @@ func (e BodyError) Error() string {
 // valid until the next one.
 type Report struct {
 	Errors []BodyError
+	// Joints lists the joints left out: a bad spec, or a body removed or
+	// left out itself (see [CheckJoint]).
+	Joints []JointError
 }
 
 // SetGravity sets the world gravity used from the next tick on. It returns an

@@ -33,8 +33,8 @@
 //
 // # Data flow
 //
-// The caller (package systems) fills [Solver.Bodies], [Solver.Sims] and
-// [Solver.Links] each tick, calls [Solver.BuildIslands], stores each prepared
+// The caller (package systems) fills [Solver.Bodies], [Solver.Sims],
+// [Solver.Links] and [Solver.Joints] each tick, calls [Solver.BuildIslands], stores each prepared
 // contact with [Solver.SetContact], calls [Solver.Solve], and reads back the
 // [BodyState] deltas and the contact impulses ([Solver.Impulses]). Islands ([Islands]) are built
 // from the touching contacts; islands with at least

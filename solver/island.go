@@ -7,13 +7,16 @@ package solver
 //
 // Island k has the bodies BodyList[BodyStart[k]:BodyStart[k+1]] and the
 // links ContactList[ContactStart[k]:ContactStart[k+1]] (indices into the
-// links given to Build), both in ascending order. Islands are numbered in the order of their lowest
+// links given to Build), both in ascending order; joints join islands as
+// contacts do, and island k has the joints JointList[JointStart[k]:JointStart[k+1]]. Islands are numbered in the order of their lowest
 // body row, so the numbering depends only on the inputs.
 type Islands struct {
 	BodyStart    []int32
 	BodyList     []int32
 	ContactStart []int32
 	ContactList  []int32
+	JointStart   []int32
+	JointList    []int32
 	// Of maps a body row to its island, or -1 for non-dynamic rows.
 	Of []int32
 
@@ -32,6 +35,9 @@ func (is *Islands) Contacts(k int) []int32 {
 	return is.ContactList[is.ContactStart[k]:is.ContactStart[k+1]]
 }
 
+// Joints returns the joint indices of island k.
+func (is *Islands) Joints(k int) []int32 { return is.JointList[is.JointStart[k]:is.JointStart[k+1]] }
+
 func (is *Islands) find(i int32) int32 {
 	p := is.parent
 	for p[i] != i {
@@ -44,26 +50,34 @@ func (is *Islands) find(i int32) int32 {
 // Build computes the islands of the dynamic rows of sims joined by the
 // links. It reuses its buffers: no allocation once warm. Cost: O(bodies +
 // links), near-linear union-find.
-func (is *Islands) Build(sims []BodySim, links []Link) {
+func (is *Islands) Build(sims []BodySim, links []Link) { is.build(sims, links, nil) }
+
+// union joins the islands of rows a and b.
+func (is *Islands) union(a, b int32) {
+	ra, rb := is.find(a), is.find(b)
+	// Union by smaller index keeps the root choice input-determined.
+	if ra < rb {
+		is.parent[rb] = ra
+	} else if rb < ra {
+		is.parent[ra] = rb
+	}
+}
+
+// build is Build with joints joining islands too.
+func (is *Islands) build(sims []BodySim, links []Link, joints []Joint) {
 	n := len(sims)
 	is.parent = resize(is.parent, n)
 	for i := range is.parent {
 		is.parent[i] = int32(i)
 	}
 	for li := range links {
-		c := &links[li]
-		if c.KindA != KindDynamic || c.KindB != KindDynamic {
-			continue
+		if c := &links[li]; c.KindA == KindDynamic && c.KindB == KindDynamic {
+			is.union(c.A, c.B)
 		}
-		ra, rb := is.find(c.A), is.find(c.B)
-		if ra == rb {
-			continue
-		}
-		// Union by smaller index keeps the root choice input-determined.
-		if ra < rb {
-			is.parent[rb] = ra
-		} else {
-			is.parent[ra] = rb
+	}
+	for i := range joints {
+		if j := &joints[i]; j.A >= 0 && j.B >= 0 && j.KindA == KindDynamic && j.KindB == KindDynamic {
+			is.union(j.A, j.B)
 		}
 	}
 	// Number islands by their lowest row; roots are always the lowest row.
@@ -114,6 +128,33 @@ func (is *Islands) Build(sims []BodySim, links []Link) {
 			is.count[k]++
 		}
 	}
+	clear(is.count)
+	for i := range joints {
+		if k := is.jointIsland(&joints[i]); k >= 0 {
+			is.count[k+1]++
+		}
+	}
+	is.JointStart = prefix(is.JointStart, is.count)
+	is.JointList = resize(is.JointList, int(is.JointStart[islands]))
+	copy(is.count, is.JointStart)
+	for i := range joints {
+		if k := is.jointIsland(&joints[i]); k >= 0 {
+			is.JointList[is.count[k]] = int32(i)
+			is.count[k]++
+		}
+	}
+}
+
+// jointIsland returns the island of the dynamic side of j, or -1 if it has
+// none.
+func (is *Islands) jointIsland(j *Joint) int32 {
+	if j.A >= 0 && j.KindA == KindDynamic {
+		return is.Of[j.A]
+	}
+	if j.B >= 0 && j.KindB == KindDynamic {
+		return is.Of[j.B]
+	}
+	return -1
 }
 
 // linkIsland returns the island of the dynamic side of c, or -1 if neither

@@ -175,6 +175,7 @@ type stepParams struct {
 	restitutionThreshold  float64
 	soft, stiff           Softness // between moving bodies; against static or kinematic
 	heavy                 Softness // between moving bodies in islands of masses apart by more than heavyRatio
+	joint                 Softness // the rigid joints (Params.jointSoftness)
 }
 
 // Link is the part of a contact that islands and colouring need: which body
@@ -222,6 +223,12 @@ type Solver struct {
 	// per-pair data front to back, where Order would jump through it.
 	Rank     []int32
 	Contacts []Contact
+	// Joints are the joints of the step (joint.go), filled by the caller
+	// before BuildIslands. They join islands as contacts do, and an island
+	// with a joint is solved whole on one worker, its joints and contacts
+	// by the scalar kernels, however many contacts it has: Box2D v3
+	// colours joints too, which is not done here.
+	Joints   []Joint
 	Islands  Islands
 	Coloring Coloring
 
@@ -320,7 +327,7 @@ func (t *islandTask) Run(lo, hi, _ int) {
 	s := t.s
 	for i := lo; i < hi; i++ {
 		if i == 0 {
-			s.Islands.Build(s.Sims, s.Links)
+			s.Islands.build(s.Sims, s.Links, s.Joints)
 		} else {
 			s.Coloring.colorLinks(s.Links, nil, len(s.Sims))
 		}
@@ -361,7 +368,7 @@ func (s *Solver) BuildIslandsOn(ex Executor, prm *Params) Stats {
 		s.islandTask.s = s
 		ex.For(2, 1, &s.islandTask)
 	} else {
-		s.Islands.Build(s.Sims, s.Links)
+		s.Islands.build(s.Sims, s.Links, s.Joints)
 	}
 	is := &s.Islands
 	s.small, s.free = s.small[:0], s.free[:0]
@@ -382,6 +389,10 @@ func (s *Solver) BuildIslandsOn(ex Executor, prm *Params) Stats {
 			}
 		}
 		switch {
+		case is.JointStart[k+1] > is.JointStart[k]:
+			// Joints are solved with the scalar kernels of a whole
+			// island, whatever its size (see Solver.Joints).
+			s.small = append(s.small, smallIsland{island: int32(k), heavy: heavy})
 		case nc == 0:
 			s.free = append(s.free, is.Bodies(k)...)
 		case nc >= prm.LargeIslandContacts:
@@ -604,7 +615,8 @@ func (s *Solver) setParams(prm *Params) {
 		maxSpeed: prm.MaxLinearSpeed, maxAngularSpeed: prm.MaxAngularSpeed(),
 		maxPushOut: prm.MaxPushOut, restitutionThreshold: prm.RestitutionThreshold,
 		deepOverlap: prm.DeepOverlap, deepFrac: prm.deepFrac(),
-		soft: prm.Softness(false), stiff: prm.Softness(true), heavy: prm.HeavySoftness()}
+		soft: prm.Softness(false), stiff: prm.Softness(true), heavy: prm.HeavySoftness(),
+		joint: prm.jointSoftness()}
 	s.forward = prm.ForwardColorOrder
 	s.pHeavy = s.p
 	s.pHeavy.soft = s.p.heavy
@@ -936,7 +948,15 @@ func (s *Solver) solveIsland(sm *smallIsland) {
 	cs := s.Contacts[sm.start:sm.end]
 	totals := s.totals[sm.start:sm.end]
 	clear(totals)
+	joints := s.Islands.Joints(int(sm.island))
 	frame, anchored, bound := s.islandFrame(s.Order[sm.start:sm.end])
+	// The energy bounds count kinetic energy, gravity's work and the
+	// push-out: a joint's spring or motor gives energy that they would
+	// take back, so a jointed island goes without them.
+	bound = bound && len(joints) == 0
+	for _, ji := range joints {
+		s.prepareJoint(&s.Joints[ji], p)
+	}
 	var k0 float64
 	if bound {
 		k0 = s.keepStart(bodies, frame)
@@ -945,13 +965,22 @@ func (s *Solver) solveIsland(sm *smallIsland) {
 		elapsed := float64(sub) * p.h
 		flip := sub&1 == 1
 		integrateVelocities(p, s.Bodies, s.Sims, bodies, 0, len(bodies))
+		for _, ji := range joints {
+			s.warmStartJoint(&s.Joints[ji], elapsed)
+		}
 		for i := range cs {
 			warmStart(&cs[i], s.Bodies)
+		}
+		for _, ji := range joints {
+			s.solveJoint(&s.Joints[ji], p, elapsed, true)
 		}
 		for i := range cs {
 			solveContact(&cs[i], s.Bodies, p, elapsed, true, flip)
 		}
 		integratePositions(p, s.Bodies, s.Sims, bodies, 0, len(bodies))
+		for _, ji := range joints {
+			s.solveJoint(&s.Joints[ji], p, elapsed+p.h, false)
+		}
 		for i := range cs {
 			solveContact(&cs[i], s.Bodies, p, elapsed+p.h, false, !flip)
 		}

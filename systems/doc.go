@@ -22,6 +22,8 @@
 //     awake bodies into moving rows (solver.BodyState, solver.BodySim) and
 //     the static and sleeping bodies into frozen rows. A body whose
 //     components cannot be simulated is left out and listed in ecs.Report.
+//     Then the joint entities (ecs.Joint) become solver joints on those
+//     rows; a sleeper joined to an awake body is woken.
 //  2. broadphase: the moving AABBs, grown by the speculative margin and
 //     the distance each body can cover, go into the grid. The grid returns
 //     the candidate pairs, sorted, in parallel blocks.
@@ -30,9 +32,9 @@
 //     requests for the next tick. If a body can go into a sleeper in this
 //     tick (it appeared, was moved or was sped up next to it), the sleeper
 //     wakes now and the tick goes back to the gather (ecs.Profile.Rewakes).
-//  4. islands: union-find over the links. Islands with fewer than
-//     Config.LargeIslandContacts contacts are solved whole, the rest are
-//     graph-coloured; the contacts are laid out in that solver order.
+//  4. islands: union-find over the links and the joints. Islands with
+//     joints or with fewer than Config.LargeIslandContacts contacts are
+//     solved whole, the rest are graph-coloured; the contacts are laid out in that solver order.
 //  5. solve: prepare the contacts in parallel (materials, softness, warm
 //     start from last tick's impulses by entity pair and feature id, or
 //     from those an island woken this tick had when it fell asleep), then

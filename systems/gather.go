@@ -517,6 +517,7 @@ func (p *Physics) gather(w *arche.World) (woke bool) {
 		p.grid.SetFrozen(p.frozen.aabbs)
 		p.frozen.hash, p.frozen.built = h, true
 	}
+	wake = p.gatherJoints(w, wake)
 	p.sleep.wakeNow = wake
 	if len(wake) > 0 {
 		p.sleep.wake(w, wake, p.sleepingIDs)

@@ -195,6 +195,9 @@ func (p *Physics) collidePair(i int, pr broadphase.Pair) uint8 {
 	if a.kind != solver.KindDynamic && b.kind != solver.KindDynamic && !a.sleeping && !b.sleeping {
 		return pairNone // kinematic or static against kinematic or static: nothing moves
 	}
+	if p.joints.apart.has(a.id, b.id) {
+		return pairNone // joined, and not to collide (JointSpec.CollideConnected)
+	}
 	closing := p.closingSpeed(ia, ib)
 	margin := p.cfg.SpeculativeDistance + p.cfg.Dt*closing
 	if a.sleeping || b.sleeping {

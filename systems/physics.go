@@ -102,8 +102,9 @@ type Physics struct {
 	ev         contactEvents
 	query      queryIndex // for the queries between ticks (query.go)
 
-	sleep sleeper
-	errs  []ecs.BodyError
+	sleep  sleeper
+	errs   []ecs.BodyError
+	joints joints
 }
 
 // New returns the physics system set for cfg, or an error naming a bad
@@ -169,6 +170,7 @@ func (p *Physics) Initialize(w *arche.World) {
 	p.sleepingFilter.Register(w)
 	p.anyBody = generic.NewFilter1[components.Body]()
 	p.anyBody.Register(w)
+	p.joints.init(w)
 	p.bodies = generic.NewMap7[components.Transform, components.Velocity, components.Shape,
 		components.Material, components.Body, components.Mass, components.Force](w)
 	p.sleepingID = arche.ComponentID[components.Sleeping](w)
@@ -201,6 +203,7 @@ func (p *Physics) Finalize(w *arche.World) {
 	p.awakeFilter.Unregister(w)
 	p.sleepingFilter.Unregister(w)
 	p.anyBody.Unregister(w)
+	p.joints.filter.Unregister(w)
 	if p.gravity.Has() {
 		p.gravity.Remove()
 	}
@@ -305,6 +308,7 @@ func (p *Physics) Update(w *arche.World) {
 	p.pool.setStage(ecs.StageEvents)
 	rep := p.report.Get()
 	rep.Errors = append(rep.Errors[:0], p.errs...)
+	rep.Joints = append(rep.Joints[:0], p.joints.errs...)
 	p.publishEvents()
 	prof.Bodies = len(p.ents)
 	prof.Frozen = len(p.frozen.ents)

@@ -13,6 +13,7 @@ import (
 // per body, about 5 ns) rather than a second query, so a body the game never
 // touched and a body woken this tick are handled alike.
 func (p *Physics) scatter(w *arche.World) {
+	p.storeJoints()
 	dt := p.cfg.Dt
 	for i, e := range p.ents {
 		t, v, _, _, _, _, f := p.bodies.GetUnchecked(e)

@@ -339,6 +339,13 @@ func (p *Physics) updateSleep() {
 				break
 			}
 		}
+		for _, ji := range is.Joints(k) {
+			j := &p.s.Joints[ji]
+			if j.A >= 0 && movingKinematic(p.s.Bodies, j.A, j.KindA) || j.B >= 0 && movingKinematic(p.s.Bodies, j.B, j.KindB) {
+				ok = false
+				break
+			}
+		}
 		if !ok {
 			continue
 		}

@@ -1,0 +1,129 @@
+package components
+
+import "math"
+
+// JointKind says which constraint a joint holds.
+type JointKind uint8
+
+const (
+	// JointRevolute pins an anchor of body B to an anchor of body A: they
+	// may turn about it relative to each other, within optional angle
+	// limits and driven by an optional motor (Box2D's revolute joint).
+	JointRevolute JointKind = iota + 1
+	// JointDistance keeps the anchors of the two bodies Length apart: a
+	// rigid rod, or with EnableSpring a spring (Hertz, DampingRatio) whose
+	// length EnableLimit may bound between Lower and Upper (a rope is a
+	// spring of Hertz 0 with Lower 0 and Upper its length).
+	JointDistance
+	// JointWeld glues body B to body A at the anchors, at the relative angle
+	// ReferenceAngle; EnableSpring softens it (Hertz, DampingRatio).
+	JointWeld
+)
+
+// String returns "revolute", "distance", "weld" or "invalid".
+func (k JointKind) String() string {
+	switch k {
+	case JointRevolute:
+		return "revolute"
+	case JointDistance:
+		return "distance"
+	case JointWeld:
+		return "weld"
+	}
+	return "invalid"
+}
+
+// JointSpec is what a joint constrains, apart from which two bodies it
+// joins. Anchors are in each body's own frame (metres from its centre of
+// mass, unrotated); angles are in radians, counter-clockwise.
+type JointSpec struct {
+	Kind                       JointKind
+	LocalAnchorA, LocalAnchorB Vec2
+	// ReferenceAngle is the angle of B minus the angle of A at which a
+	// revolute joint's angle is zero and a weld holds (revolute, weld).
+	ReferenceAngle float64
+	// Length is the rest length of a distance joint, > 0.
+	Length float64
+	// EnableSpring makes a distance or weld joint a damped spring of
+	// natural frequency Hertz (>= 0; 0: no spring force, so a distance
+	// joint is free between its limits) and damping ratio DampingRatio.
+	EnableSpring        bool
+	Hertz, DampingRatio float64
+	// EnableLimit bounds a revolute joint's angle, or a springy distance
+	// joint's length, to [Lower, Upper]. Angles lie in [-pi, pi].
+	EnableLimit  bool
+	Lower, Upper float64
+	// EnableMotor drives a revolute joint's relative spin (B's minus A's)
+	// to MotorSpeed rad/s with at most MaxMotorTorque N m.
+	EnableMotor                bool
+	MotorSpeed, MaxMotorTorque float64
+	// CollideConnected lets the two bodies collide with each other; by
+	// default they do not, as in Box2D.
+	CollideConnected bool
+}
+
+// JointImpulse holds the impulses a joint applied in the last step (N s,
+// and N m s for the angular ones), which also warm start the next step:
+// the point constraint's (revolute, weld), the axial one (a distance joint's
+// rod or spring), the angular one (weld), the lower and upper limits', and
+// the motor's. Divided by the step they give the joint's reaction force
+// and torque.
+type JointImpulse struct {
+	Linear                              Vec2
+	Axial, Angular, Lower, Upper, Motor float64
+}
+
+// Check returns the first field of s that a joint cannot work with and why,
+// or "" if there is none: an unknown kind, a value that is NaN or infinite,
+// a distance joint's Length <= 0, a negative Hertz, DampingRatio or
+// MaxMotorTorque, limits with Lower > Upper (or a negative Lower on a
+// distance joint, or angles outside [-pi, pi] on a revolute one).
+func (s *JointSpec) Check() (field, reason string) {
+	switch s.Kind {
+	case JointRevolute, JointDistance, JointWeld:
+	default:
+		return "Kind", "is not a joint kind"
+	}
+	if !s.LocalAnchorA.IsFinite() {
+		return "LocalAnchorA", "is NaN or infinite"
+	}
+	if !s.LocalAnchorB.IsFinite() {
+		return "LocalAnchorB", "is NaN or infinite"
+	}
+	for _, f := range [...]struct {
+		name string
+		v    float64
+		min  float64
+	}{
+		{"ReferenceAngle", s.ReferenceAngle, math.Inf(-1)},
+		{"Length", s.Length, math.Inf(-1)},
+		{"Hertz", s.Hertz, 0},
+		{"DampingRatio", s.DampingRatio, 0},
+		{"Lower", s.Lower, math.Inf(-1)},
+		{"Upper", s.Upper, math.Inf(-1)},
+		{"MotorSpeed", s.MotorSpeed, math.Inf(-1)},
+		{"MaxMotorTorque", s.MaxMotorTorque, 0},
+	} {
+		if !IsFinite(f.v) {
+			return f.name, "is NaN or infinite"
+		}
+		if f.v < f.min {
+			return f.name, "is negative"
+		}
+	}
+	if s.Kind == JointDistance && s.Length <= 0 {
+		return "Length", "must be > 0 for a distance joint"
+	}
+	if s.EnableLimit {
+		if s.Lower > s.Upper {
+			return "Lower", "is above Upper"
+		}
+		if s.Kind == JointDistance && s.Lower < 0 {
+			return "Lower", "is a negative length"
+		}
+		if s.Kind == JointRevolute && (s.Lower < -math.Pi || s.Upper > math.Pi) {
+			return "Lower", "and Upper must lie in [-pi, pi]"
+		}
+	}
+	return "", ""
+}

@@ -1,0 +1,320 @@
+package solver
+
+import (
+	"math"
+
+	"github.com/tumble2d/tumble/components"
+)
+
+// Joint is one joint constraint of a step between body rows A and B: the
+// caller fills the spec, the sides and the warm-start impulses, Solve
+// prepares and solves it with the island of its dynamic side, and Impulse
+// holds the step's impulses afterwards. The constraints are those of Box2D
+// v3 (revolute_joint.c, distance_joint.c, weld_joint.c), solved in the same
+// soft step as the contacts: the warm start, the biased solve and the relax
+// of every substep take the joints before the contacts.
+type Joint struct {
+	components.JointSpec
+	// A and B are body rows, or -1 for a side without a row: a static
+	// body, or one that does not move this step, whose pose is XA or XB.
+	A, B         int32
+	KindA, KindB Kind
+	XA, XB       components.Transform
+	Impulse      components.JointImpulse
+
+	// Prepared by Solve: the anchors relative to the centres and the
+	// centres' offset (B - A) at the start of the step, the start
+	// rotations, and the inverse masses (zero for a side that does not
+	// move under impulses).
+	rA, rB, dc     components.Vec2
+	qA, qB         components.Rot
+	mA, mB, iA, iB float64
+	spring         Softness
+}
+
+// jointSoftness is the softness with which the rigid joints take back a
+// position error: the contact frequency (capped at a quarter of the
+// substep rate), heavily damped. At twice it with damping ratio 2 (Box2D
+// v3.0's joints), a 2 m pendulum on a revolute joint that struck its angle
+// limit at 2.1 rad/s came back off it at 1.1 rad/s; at this setting, at
+// 0.46. Like every soft constraint it gives under load in proportion to
+// its effective mass (see the README, "Joints").
+func (p *Params) jointSoftness() Softness {
+	h := p.Dt / float64(p.SubSteps)
+	return MakeSoft(math.Min(p.ContactHertz, 0.25/h), jointDampingRatio, h)
+}
+
+const jointDampingRatio = 5
+
+// prepareJoint computes what the substeps of j keep fixed.
+func (s *Solver) prepareJoint(j *Joint, p *stepParams) {
+	xa, xb := j.XA, j.XB
+	j.mA, j.iA, j.mB, j.iB = 0, 0, 0, 0
+	if j.A >= 0 {
+		sim := &s.Sims[j.A]
+		xa = sim.X
+		if j.KindA == KindDynamic {
+			j.mA, j.iA = sim.InvMass, sim.InvInertia
+		}
+	}
+	if j.B >= 0 {
+		sim := &s.Sims[j.B]
+		xb = sim.X
+		if j.KindB == KindDynamic {
+			j.mB, j.iB = sim.InvMass, sim.InvInertia
+		}
+	}
+	j.rA, j.rB = xa.R.Rotate(j.LocalAnchorA), xb.R.Rotate(j.LocalAnchorB)
+	j.dc = xb.P.Sub(xa.P)
+	j.qA, j.qB = xa.R, xb.R
+	j.spring = Softness{MassScale: 1}
+	if j.EnableSpring && j.Hertz > 0 {
+		j.spring = MakeSoft(j.Hertz, j.DampingRatio, p.h)
+	}
+}
+
+// jointBody is one side of a joint during a substep: its velocity, and its
+// motion since the start of the step.
+type jointBody struct {
+	v  components.Vec2
+	w  float64
+	dp components.Vec2
+	dq components.Rot
+}
+
+// side returns the state of row i of kind k at time elapsed into the step;
+// a kinematic row moves at its constant velocity.
+func (s *Solver) side(i int32, k Kind, elapsed float64) jointBody {
+	switch {
+	case i < 0:
+	case k == KindDynamic:
+		st := &s.Bodies[i]
+		return jointBody{v: st.V, w: st.W, dp: st.DP, dq: s.Sims[i].Rotation(st)}
+	case k == KindKinematic:
+		st := &s.Bodies[i]
+		return jointBody{v: st.V, w: st.W, dp: st.V.Scale(elapsed), dq: components.NewRot(elapsed * st.W)}
+	}
+	return jointBody{dq: components.Identity}
+}
+
+// put writes the velocity of a dynamic side back.
+func (s *Solver) put(i int32, k Kind, b *jointBody) {
+	if i >= 0 && k == KindDynamic {
+		s.Bodies[i].V, s.Bodies[i].W = b.v, b.w
+	}
+}
+
+// relAngle returns the angle of B relative to A, less the reference angle,
+// in [-pi, pi].
+func (j *Joint) relAngle(a, b *jointBody) float64 {
+	q := a.dq.Mul(j.qA).InvMul(b.dq.Mul(j.qB))
+	return unwind(q.Angle() - j.ReferenceAngle)
+}
+
+func unwind(x float64) float64 {
+	switch {
+	case x < -math.Pi:
+		return x + 2*math.Pi
+	case x > math.Pi:
+		return x - 2*math.Pi
+	}
+	return x
+}
+
+// warmStartJoint applies the impulses j carried over from the last step.
+func (s *Solver) warmStartJoint(j *Joint, elapsed float64) {
+	a, b := s.side(j.A, j.KindA, elapsed), s.side(j.B, j.KindB, elapsed)
+	rA, rB := a.dq.Rotate(j.rA), b.dq.Rotate(j.rB)
+	im := &j.Impulse
+	var P components.Vec2
+	var axial float64
+	switch j.Kind {
+	case components.JointRevolute:
+		P, axial = im.Linear, im.Motor+im.Lower-im.Upper
+	case components.JointWeld:
+		P, axial = im.Linear, im.Angular
+	case components.JointDistance:
+		d := b.dp.Sub(a.dp).Add(j.dc).Add(rB).Sub(rA)
+		axis, _ := d.Normalize()
+		P = axis.Scale(im.Axial + im.Lower - im.Upper)
+	}
+	a.v = a.v.MulAdd(-j.mA, P)
+	a.w -= j.iA * (rA.Cross(P) + axial)
+	b.v = b.v.MulAdd(j.mB, P)
+	b.w += j.iB * (rB.Cross(P) + axial)
+	s.put(j.A, j.KindA, &a)
+	s.put(j.B, j.KindB, &b)
+}
+
+// solveJoint runs one pass over the rows of j; useBias selects the soft
+// correction of position errors (solve) or none (relax). Springs act in
+// both, as forces do.
+func (s *Solver) solveJoint(j *Joint, p *stepParams, elapsed float64, useBias bool) {
+	a, b := s.side(j.A, j.KindA, elapsed), s.side(j.B, j.KindB, elapsed)
+	switch j.Kind {
+	case components.JointRevolute:
+		s.solveRevolute(j, p, &a, &b, useBias)
+	case components.JointWeld:
+		s.solveWeld(j, p, &a, &b, useBias)
+	case components.JointDistance:
+		s.solveDistance(j, p, &a, &b, useBias)
+	}
+	s.put(j.A, j.KindA, &a)
+	s.put(j.B, j.KindB, &b)
+}
+
+// limitImpulse solves one side of a limit whose position error is c (> 0
+// while within the limit) and velocity error cdot along the limit's
+// direction, with effective mass m: a speculative bound while within, a
+// soft push-out past it (Box2D v3 b2SolveRevoluteJoint). It returns the
+// change of the accumulated impulse *acc, which stays >= 0.
+func limitImpulse(c, cdot, m float64, acc *float64, soft Softness, invH float64, useBias bool) float64 {
+	bias, ms, is := 0.0, 1.0, 0.0
+	if c > 0 {
+		bias = c * invH
+	} else if useBias {
+		bias, ms, is = soft.BiasRate*c, soft.MassScale, soft.ImpulseScale
+	}
+	imp := -m*ms*(cdot+bias) - is**acc
+	n := math.Max(*acc+imp, 0)
+	imp, *acc = n-*acc, n
+	return imp
+}
+
+// applySpin applies the angular impulse imp to B and its opposite to A.
+func (j *Joint) applySpin(a, b *jointBody, imp float64) {
+	a.w -= j.iA * imp
+	b.w += j.iB * imp
+}
+
+func (s *Solver) solveRevolute(j *Joint, p *stepParams, a, b *jointBody, useBias bool) {
+	im := &j.Impulse
+	k := j.iA + j.iB
+	axial := 0.0
+	if k > 0 {
+		axial = 1 / k
+	}
+	if j.EnableMotor && k > 0 {
+		cdot := b.w - a.w - j.MotorSpeed
+		old := im.Motor
+		maxImp := p.h * j.MaxMotorTorque
+		im.Motor = math.Max(-maxImp, math.Min(old-axial*cdot, maxImp))
+		j.applySpin(a, b, im.Motor-old)
+	}
+	if !j.EnableLimit || k == 0 {
+		s.solvePoint(j, p.joint, a, b, useBias)
+		return
+	}
+	// The limit acts on the spins alone, and the point constraint after
+	// it turns the impulse into a swing about the pin: one pass of each
+	// stops a pendulum's swing only in part. A 2 m pendulum striking its
+	// limit at 2.1 rad/s went 0.046 rad past it and came back off it at
+	// 1.3 rad/s with one pass; with limitPasses, 0.017 and 0.46. Box2D
+	// v2.4 solved the two as one 3 x 3 system.
+	angle := j.relAngle(a, b)
+	for range limitPasses {
+		imp := limitImpulse(angle-j.Lower, b.w-a.w, axial, &im.Lower, p.joint, p.invH, useBias)
+		j.applySpin(a, b, imp)
+		imp = limitImpulse(j.Upper-angle, a.w-b.w, axial, &im.Upper, p.joint, p.invH, useBias)
+		j.applySpin(a, b, -imp)
+		s.solvePoint(j, p.joint, a, b, useBias)
+	}
+}
+
+// limitPasses is the number of alternations of a revolute joint's limit
+// and point constraint in one pass over the joint.
+const limitPasses = 4
+
+func (s *Solver) solveWeld(j *Joint, p *stepParams, a, b *jointBody, useBias bool) {
+	soft, springy := p.joint, j.EnableSpring && j.Hertz > 0
+	if springy {
+		soft = j.spring
+	}
+	if k := j.iA + j.iB; k > 0 {
+		bias, ms, is := 0.0, 1.0, 0.0
+		if useBias || springy {
+			bias, ms, is = soft.BiasRate*j.relAngle(a, b), soft.MassScale, soft.ImpulseScale
+		}
+		imp := -ms*(b.w-a.w+bias)/k - is*j.Impulse.Angular
+		j.Impulse.Angular += imp
+		j.applySpin(a, b, imp)
+	}
+	s.solvePoint(j, soft, a, b, useBias || springy)
+}
+
+// solvePoint solves the point constraint of a revolute or weld joint: the
+// two anchors at one place, a 2 x 2 system in the anchor's velocity.
+func (s *Solver) solvePoint(j *Joint, soft Softness, a, b *jointBody, useBias bool) {
+	rA, rB := a.dq.Rotate(j.rA), b.dq.Rotate(j.rB)
+	cdot := b.v.Add(components.CrossSV(b.w, rB)).Sub(a.v.Add(components.CrossSV(a.w, rA)))
+	bias := components.Vec2{}
+	ms, is := 1.0, 0.0
+	if useBias {
+		sep := b.dp.Sub(a.dp).Add(rB.Sub(rA)).Add(j.dc)
+		bias, ms, is = sep.Scale(soft.BiasRate), soft.MassScale, soft.ImpulseScale
+	}
+	m := j.mA + j.mB
+	k11 := m + rA.Y*rA.Y*j.iA + rB.Y*rB.Y*j.iB
+	k12 := -rA.Y*rA.X*j.iA - rB.Y*rB.X*j.iB
+	k22 := m + rA.X*rA.X*j.iA + rB.X*rB.X*j.iB
+	det := k11*k22 - k12*k12
+	if det == 0 {
+		return
+	}
+	r, inv := cdot.Add(bias), 1/det
+	x := components.V((k22*r.X-k12*r.Y)*inv, (k11*r.Y-k12*r.X)*inv)
+	imp := x.Scale(-ms).MulAdd(-is, j.Impulse.Linear)
+	j.Impulse.Linear = j.Impulse.Linear.Add(imp)
+	a.v = a.v.MulAdd(-j.mA, imp)
+	a.w -= j.iA * rA.Cross(imp)
+	b.v = b.v.MulAdd(j.mB, imp)
+	b.w += j.iB * rB.Cross(imp)
+}
+
+func (s *Solver) solveDistance(j *Joint, p *stepParams, a, b *jointBody, useBias bool) {
+	rA, rB := a.dq.Rotate(j.rA), b.dq.Rotate(j.rB)
+	d := b.dp.Sub(a.dp).Add(j.dc).Add(rB).Sub(rA)
+	axis, length := d.Normalize()
+	if length == 0 {
+		axis = components.V(1, 0) // coincident anchors: any direction is as good
+	}
+	crA, crB := rA.Cross(axis), rB.Cross(axis)
+	k := j.mA + j.mB + j.iA*crA*crA + j.iB*crB*crB
+	if k == 0 {
+		return
+	}
+	m := 1 / k
+	im := &j.Impulse
+	// vr is the velocity of B's anchor relative to A's, recomputed after
+	// each impulse along the axis.
+	vr := func() float64 {
+		return b.v.Add(components.CrossSV(b.w, rB)).Sub(a.v.Add(components.CrossSV(a.w, rA))).Dot(axis)
+	}
+	apply := func(imp float64) {
+		P := axis.Scale(imp)
+		a.v = a.v.MulAdd(-j.mA, P)
+		a.w -= j.iA * rA.Cross(P)
+		b.v = b.v.MulAdd(j.mB, P)
+		b.w += j.iB * rB.Cross(P)
+	}
+	if !j.EnableSpring {
+		bias, ms, is := 0.0, 1.0, 0.0
+		if useBias {
+			bias, ms, is = p.joint.BiasRate*(length-j.Length), p.joint.MassScale, p.joint.ImpulseScale
+		}
+		imp := -ms*m*(vr()+bias) - is*im.Axial
+		im.Axial += imp
+		apply(imp)
+		return
+	}
+	if j.Hertz > 0 {
+		sp := j.spring
+		imp := -sp.MassScale*m*(vr()+sp.BiasRate*(length-j.Length)) - sp.ImpulseScale*im.Axial
+		im.Axial += imp
+		apply(imp)
+	}
+	if j.EnableLimit {
+		apply(limitImpulse(length-j.Lower, vr(), m, &im.Lower, p.joint, p.invH, useBias))
+		apply(-limitImpulse(j.Upper-length, -vr(), m, &im.Upper, p.joint, p.invH, useBias))
+	}
+}

@@ -1,0 +1,306 @@
+package systems_test
+
+import (
+	"errors"
+	"hash/fnv"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	arche "github.com/mlange-42/arche/ecs"
+	"github.com/tumble2d/tumble/components"
+	"github.com/tumble2d/tumble/ecs"
+	"github.com/tumble2d/tumble/systems"
+)
+
+// NewJoint refuses what it cannot simulate with a DefError naming the
+// field, and creates nothing.
+func TestNewJointRefusesBadJoints(t *testing.T) {
+	s := newSim(t, nil)
+	a, b := s.add(dynBox(0, 1, 0.5, 0.5)), s.add(dynBox(2, 1, 0.5, 0.5))
+	wall, floor := s.add(staticBox(5, 0, 1, 1, 0)), s.add(ground())
+	gone := s.add(dynBox(4, 1, 0.5, 0.5))
+	s.w.RemoveEntity(gone)
+	rev := func(mod func(*ecs.Joint)) ecs.Joint {
+		j, err := ecs.RevoluteJoint(s.w, a, b, components.V(1, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		mod(&j)
+		return j
+	}
+	nan := math.NaN()
+	cases := []struct {
+		name  string
+		j     ecs.Joint
+		field string
+	}{
+		{"unknown kind", rev(func(j *ecs.Joint) { j.Kind = 9 }), "Kind"},
+		{"NaN anchor", rev(func(j *ecs.Joint) { j.LocalAnchorB.X = nan }), "LocalAnchorB"},
+		{"infinite speed", rev(func(j *ecs.Joint) { j.MotorSpeed = math.Inf(1) }), "MotorSpeed"},
+		{"negative torque", rev(func(j *ecs.Joint) { j.MaxMotorTorque = -1 }), "MaxMotorTorque"},
+		{"limits crossed", rev(func(j *ecs.Joint) { j.EnableLimit, j.Lower, j.Upper = true, 0.5, -0.5 }), "Lower"},
+		{"limit past pi", rev(func(j *ecs.Joint) { j.EnableLimit, j.Lower, j.Upper = true, -4, 0 }), "Lower"},
+		{"distance of zero length", rev(func(j *ecs.Joint) { j.Kind = components.JointDistance }), "Length"},
+		{"negative hertz", rev(func(j *ecs.Joint) { j.Hertz = -1 }), "Hertz"},
+		{"one body", rev(func(j *ecs.Joint) { j.B = j.A }), "B"},
+		{"removed body", rev(func(j *ecs.Joint) { j.B = gone }), "B"},
+		{"no body", rev(func(j *ecs.Joint) { j.A = arche.Entity{} }), "A"},
+		{"two static bodies", rev(func(j *ecs.Joint) { j.A, j.B = wall, floor }), "A"},
+	}
+	for _, c := range cases {
+		e, err := ecs.NewJoint(s.w, c.j)
+		var de *ecs.DefError
+		if !errors.As(err, &de) || de.Field != c.field {
+			t.Errorf("%s: got %v, want a DefError on %s", c.name, err, c.field)
+		}
+		if !e.IsZero() {
+			t.Errorf("%s: an entity was created", c.name)
+		}
+	}
+	if _, err := ecs.RevoluteJoint(s.w, a, gone, components.V(0, 0)); !errors.Is(err, ecs.ErrNotBody) {
+		t.Errorf("RevoluteJoint with a removed body: %v, want ErrNotBody", err)
+	}
+	if _, err := ecs.JointOf(s.w, a); err == nil {
+		t.Errorf("JointOf a body: no error")
+	}
+}
+
+// A joint whose body is removed, or whose spec the game breaks, is listed
+// in the Report every tick and left out, without a panic; the other body
+// moves on freely, and the joint works again once mended.
+func TestJointLeftOutUntilMended(t *testing.T) {
+	s := newSim(t, func(c *systems.Config) { c.Sleep = false })
+	pivot := s.add(staticBox(0, 5, 0.1, 0.1, 0))
+	bob := s.add(dynCircle(1, 5, 0.1))
+	je := s.joint(ecs.RevoluteJoint(s.w, pivot, bob, components.V(0, 5)))
+	s.run(10)
+	j, _ := ecs.JointOf(s.w, je)
+	j.LocalAnchorA.Y = math.Inf(1)
+	s.run(1)
+	v0 := s.v(bob).Lin
+	s.run(20)
+	if r := s.jointReport(); len(r) != 1 || r[0].Entity != je || r[0].Field != "LocalAnchorA" {
+		t.Fatalf("report %v, want the joint's LocalAnchorA", r)
+	}
+	if v, want := s.v(bob).Lin, v0.Add(components.V(0, -10*20*s.cfg.Dt)); v.Sub(want).Len() > 1e-9 {
+		t.Errorf("the bob did not fall freely while its joint was broken: moving %v, want %v", v, want)
+	}
+	j, _ = ecs.JointOf(s.w, je)
+	j.LocalAnchorA.Y = 0
+	j.LocalAnchorB = s.transform(bob).InvApply(components.V(0, 5)) // pin it where it is now
+	s.run(1)
+	if r := s.jointReport(); len(r) != 0 {
+		t.Errorf("a mended joint is still reported: %v", r)
+	}
+	s.run(60)
+	if g := s.anchorGap(je); g > 1e-3 {
+		t.Errorf("the mended joint's anchors are %.3g m apart", g)
+	}
+	s.w.RemoveEntity(pivot)
+	s.run(1)
+	if r := s.jointReport(); len(r) != 1 || r[0].Field != "A" {
+		t.Fatalf("report %v, want the joint's removed body A", r)
+	}
+	if !s.finiteBody(bob) {
+		t.Fatalf("the bob is not finite")
+	}
+	s.w.RemoveEntity(je)
+	s.run(1)
+	if r := s.jointReport(); len(r) != 0 {
+		t.Errorf("a removed joint is still reported: %v", r)
+	}
+}
+
+// A pendulum hanging from a moving kinematic platform rides along with it,
+// and does not fall asleep while the platform moves.
+func TestJointToKinematicBody(t *testing.T) {
+	s := newSim(t, nil)
+	pd := staticBox(0, 5, 1, 0.1, 0)
+	pd.Type = components.Kinematic
+	pd.LinearVelocity = components.V(1, 0)
+	platform := s.add(pd)
+	bd := dynBox(0, 3, 0.2, 0.2)
+	bd.LinearVelocity = pd.LinearVelocity // at rest under the platform
+	bob := s.add(bd)
+	je := s.joint(ecs.RevoluteJoint(s.w, platform, bob, components.V(0, 5)))
+	s.run(600)
+	if s.asleep(bob) {
+		t.Fatalf("the bob fell asleep under a moving platform")
+	}
+	if p, q := s.pos(platform), s.pos(bob); math.Abs(q.X-p.X) > 0.05 || math.Abs(q.Y-(p.Y-2)) > 0.01 {
+		t.Errorf("the bob hangs at %v under a platform at %v, want 2 m straight below", q, p)
+	}
+	if g := s.anchorGap(je); g > 1e-3 {
+		t.Errorf("the anchors are %.3g m apart", g)
+	}
+}
+
+// A joint made between an awake body and a sleeping one wakes the sleeper
+// in the same tick; bodies joined fall asleep together.
+func TestJointWakesWhatItJoins(t *testing.T) {
+	s := newSim(t, nil)
+	s.add(ground())
+	sleeper := s.add(dynBox(0, 0.5, 0.5, 0.5))
+	s.run(120)
+	if !s.asleep(sleeper) {
+		t.Fatalf("the box did not fall asleep")
+	}
+	pivot := s.add(staticBox(3, 4, 0.1, 0.1, 0))
+	bob := s.add(dynCircle(5, 4, 0.2))
+	s.joint(ecs.DistanceJoint(s.w, sleeper, bob, components.V(0, 1), components.V(5, 4)))
+	s.joint(ecs.RevoluteJoint(s.w, pivot, bob, components.V(3, 4)))
+	s.run(1)
+	if s.asleep(sleeper) {
+		t.Fatalf("the box joined to a falling bob still sleeps")
+	}
+	for i := 0; i < 1200 && !s.asleep(bob); i++ {
+		s.run(1)
+		if s.asleep(bob) != s.asleep(sleeper) {
+			t.Fatalf("step %d: joined bodies sleep apart (bob %v, box %v)", s.step, s.asleep(bob), s.asleep(sleeper))
+		}
+	}
+	if !s.asleep(bob) {
+		t.Errorf("the joined bodies never fell asleep")
+	}
+}
+
+// jointScene is a random scene of chains, ropes, springs and welded pairs
+// above a pile of loose bodies in a container: some islands small, one
+// large enough to colour, with joints in both.
+func jointScene(s *sim, seed uint64) (bodies []arche.Entity) {
+	containerScene(s, 8)
+	rng := rand.New(rand.NewPCG(seed, 7))
+	es, err := ecs.NewBodies(s.w, pileDefs(rng, 60, 12, 0.6, 0.1), nil)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	bodies = append(bodies, es...)
+	for c := 0; c < 6; c++ {
+		x0 := -6 + 2.2*float64(c)
+		pivot := s.add(staticBox(x0, 14, 0.1, 0.1, 0))
+		prev := pivot
+		for i := 0; i < 5; i++ {
+			d := dynBox(x0+0.3+0.6*float64(i), 14, 0.3, 0.06)
+			d.Angle = 0.1 * (rng.Float64() - 0.5)
+			link := s.add(d)
+			at := components.V(x0+0.6*float64(i), 14)
+			var j ecs.Joint
+			switch (c + i) % 3 {
+			case 0:
+				j, err = ecs.RevoluteJoint(s.w, prev, link, at)
+				j.EnableLimit, j.Lower, j.Upper = i > 0, -1, 1
+			case 1:
+				j, err = ecs.DistanceJoint(s.w, prev, link, at, at.Add(components.V(0.05, 0)))
+				j.EnableSpring, j.Hertz, j.DampingRatio = true, 4, 0.3
+				j.EnableLimit, j.Lower, j.Upper = true, 0, 0.3
+			case 2:
+				j, err = ecs.WeldJoint(s.w, prev, link, at)
+				j.CollideConnected = true
+			}
+			s.joint(j, err)
+			bodies = append(bodies, link)
+			prev = link
+		}
+	}
+	// A motor between two loose bodies of the pile.
+	j, err := ecs.RevoluteJoint(s.w, es[0], es[1], s.pos(es[0]).Add(s.pos(es[1])).Scale(0.5))
+	j.EnableMotor, j.MotorSpeed, j.MaxMotorTorque = true, 2, 5
+	s.joint(j, err)
+	return bodies
+}
+
+// Joints give the same bits on any number of workers, through removals of
+// jointed bodies and joints made mid-run, and a warm step with joints
+// allocates nothing.
+func TestJointDeterminismAndAllocs(t *testing.T) {
+	run := func(workers int) uint64 {
+		s := newSim(t, func(c *systems.Config) { c.Workers, c.LargeIslandContacts = workers, 24 })
+		bodies := jointScene(s, 11)
+		h := fnv.New64a()
+		var buf [8]byte
+		for step := 1; step <= 420; step++ {
+			s.run(1)
+			switch step {
+			case 150:
+				s.w.RemoveEntity(bodies[62]) // a link: its chain breaks
+			case 200:
+				s.joint(ecs.DistanceJoint(s.w, bodies[5], bodies[70], s.pos(bodies[5]), s.pos(bodies[70])))
+			}
+			for _, e := range bodies {
+				if !s.w.Alive(e) {
+					continue
+				}
+				t, v := s.transform(e), s.v(e)
+				for _, x := range []float64{t.P.X, t.P.Y, t.R.C, t.R.S, v.Lin.X, v.Lin.Y, v.Ang} {
+					u := math.Float64bits(x)
+					for k := range buf {
+						buf[k] = byte(u >> (8 * k))
+					}
+					h.Write(buf[:])
+				}
+			}
+		}
+		if r := s.jointReport(); len(r) != 2 {
+			t.Errorf("%d workers: %d joints reported, want the 2 of the removed link", workers, len(r))
+		}
+		if workers == 2 {
+			if n := testing.AllocsPerRun(30, func() { s.run(1) }); n != 0 {
+				t.Errorf("a warm step with joints allocated %v times", n)
+			}
+		}
+		return h.Sum64()
+	}
+	one := run(1)
+	for _, w := range []int{2, 3} {
+		if got := run(w); got != one {
+			t.Errorf("%d workers: hash %x, 1 worker %x", w, got, one)
+		}
+	}
+}
+
+// A joint the game removes, breaks or changes wakes the sleepers it held:
+// a lamp hanging asleep falls when its cord is cut, and a sleeping wheel
+// turns when its motor is given a speed.
+func TestJointEditsWakeSleepers(t *testing.T) {
+	for _, edit := range []string{"remove", "break", "motor"} {
+		s := newSim(t, nil)
+		hook := s.add(staticBox(0, 5, 0.1, 0.1, 0))
+		lamp := s.add(dynCircle(0, 4, 0.2))
+		cord := s.joint(ecs.DistanceJoint(s.w, hook, lamp, components.V(0, 5), components.V(0, 4)))
+		wheel := s.add(dynCircle(3, 5, 0.5))
+		jm, err := ecs.RevoluteJoint(s.w, hook, wheel, components.V(3, 5))
+		jm.EnableMotor, jm.MaxMotorTorque = true, 10 // speed 0: a brake
+		axle := s.joint(jm, err)
+		s.run(120)
+		if !s.asleep(lamp) || !s.asleep(wheel) {
+			t.Fatalf("the lamp (%v) or the wheel (%v) is awake after 2 s", !s.asleep(lamp), !s.asleep(wheel))
+		}
+		switch edit {
+		case "remove":
+			s.w.RemoveEntity(cord)
+		case "break":
+			j, _ := ecs.JointOf(s.w, cord)
+			j.Length = math.NaN()
+		case "motor":
+			j, _ := ecs.JointOf(s.w, axle)
+			j.MotorSpeed = 2
+		}
+		s.run(30)
+		if edit == "motor" {
+			if s.asleep(wheel) || math.Abs(s.v(wheel).Ang-2) > 1e-3 {
+				t.Errorf("motor: the wheel turns at %.4f rad/s (asleep %v), want 2", s.v(wheel).Ang, s.asleep(wheel))
+			}
+			if !s.asleep(lamp) {
+				t.Errorf("motor: the lamp woke too")
+			}
+			continue
+		}
+		if s.asleep(lamp) || s.pos(lamp).Y > 3 {
+			t.Errorf("%s: the lamp is at %v (asleep %v), want falling", edit, s.pos(lamp), s.asleep(lamp))
+		}
+		if !s.asleep(wheel) {
+			t.Errorf("%s: the wheel woke too", edit)
+		}
+	}
+}
