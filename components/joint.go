@@ -18,6 +18,25 @@ const (
 	// JointWeld glues body B to body A at the anchors, at the relative angle
 	// ReferenceAngle; EnableSpring softens it (Hertz, DampingRatio).
 	JointWeld
+	// JointPrismatic lets B's anchor slide along the line through A's
+	// anchor in direction LocalAxisA, and keeps their relative angle at
+	// ReferenceAngle: a piston, an elevator. The translation along the axis
+	// (0 where the anchors meet) may be limited (EnableLimit), sprung
+	// towards 0 (EnableSpring) and driven (EnableMotor, MotorSpeed in m/s,
+	// MaxMotorForce).
+	JointPrismatic
+	// JointWheel holds B's anchor on the line through A's anchor along
+	// LocalAxisA, lets B turn freely, and suspends it along the line on a
+	// spring (EnableSpring) towards translation 0: a car's wheel. The
+	// translation may be limited (EnableLimit), and the motor (EnableMotor)
+	// turns B relative to A (MotorSpeed in rad/s, MaxMotorTorque).
+	JointWheel
+	// JointMouse pulls B's anchor towards A's on a spring of Hertz and
+	// DampingRatio with at most MaxForce (0: no cap), leaving B free to
+	// turn: dragging a body with the mouse. With A the zero entity (the
+	// world), LocalAnchorA is the target in world coordinates; move it
+	// between ticks to drag.
+	JointMouse
 )
 
 // String returns "revolute", "distance", "weld" or "invalid".
@@ -29,18 +48,28 @@ func (k JointKind) String() string {
 		return "distance"
 	case JointWeld:
 		return "weld"
+	case JointPrismatic:
+		return "prismatic"
+	case JointWheel:
+		return "wheel"
+	case JointMouse:
+		return "mouse"
 	}
 	return "invalid"
 }
 
 // JointSpec is what a joint constrains, apart from which two bodies it
 // joins. Anchors are in each body's own frame (metres from its centre of
-// mass, unrotated); angles are in radians, counter-clockwise.
+// mass, unrotated), or in the world's for a side that is the world;
+// angles are in radians, counter-clockwise.
 type JointSpec struct {
 	Kind                       JointKind
 	LocalAnchorA, LocalAnchorB Vec2
+	// LocalAxisA is the direction, in A's frame, of a prismatic or wheel
+	// joint's line; it need not be of unit length, but not zero.
+	LocalAxisA Vec2
 	// ReferenceAngle is the angle of B minus the angle of A at which a
-	// revolute joint's angle is zero and a weld holds (revolute, weld).
+	// revolute joint's angle is zero and a weld or prismatic joint holds.
 	ReferenceAngle float64
 	// Length is the rest length of a distance joint, > 0.
 	Length float64
@@ -49,14 +78,19 @@ type JointSpec struct {
 	// joint is free between its limits) and damping ratio DampingRatio.
 	EnableSpring        bool
 	Hertz, DampingRatio float64
-	// EnableLimit bounds a revolute joint's angle, or a springy distance
-	// joint's length, to [Lower, Upper]. Angles lie in [-pi, pi].
+	// EnableLimit bounds a revolute joint's angle, a springy distance
+	// joint's length, or a prismatic or wheel joint's translation, to
+	// [Lower, Upper]. Angles lie in [-pi, pi].
 	EnableLimit  bool
 	Lower, Upper float64
-	// EnableMotor drives a revolute joint's relative spin (B's minus A's)
-	// to MotorSpeed rad/s with at most MaxMotorTorque N m.
-	EnableMotor                bool
-	MotorSpeed, MaxMotorTorque float64
+	// EnableMotor drives a revolute or wheel joint's relative spin (B's
+	// minus A's) to MotorSpeed rad/s with at most MaxMotorTorque N m, or a
+	// prismatic joint's translation speed to MotorSpeed m/s with at most
+	// MaxMotorForce N.
+	EnableMotor                               bool
+	MotorSpeed, MaxMotorTorque, MaxMotorForce float64
+	// MaxForce caps a mouse joint's pull, N; 0 leaves it uncapped.
+	MaxForce float64
 	// CollideConnected lets the two bodies collide with each other; by
 	// default they do not, as in Box2D.
 	CollideConnected bool
@@ -64,10 +98,12 @@ type JointSpec struct {
 
 // JointImpulse holds the impulses a joint applied in the last step (N s,
 // and N m s for the angular ones), which also warm start the next step:
-// the point constraint's (revolute, weld), the axial one (a distance joint's
-// rod or spring), the angular one (weld), the lower and upper limits', and
-// the motor's. Divided by the step they give the joint's reaction force
-// and torque.
+// the point constraint's (revolute, weld, mouse; for a prismatic or wheel
+// joint, Linear.X is the impulse across its line), the axial one (a
+// distance joint's rod or spring, a prismatic or wheel joint's spring),
+// the angular one (weld, prismatic), the lower and upper limits', and the
+// motor's. Divided by the step they give the joint's reaction force and
+// torque.
 type JointImpulse struct {
 	Linear                              Vec2
 	Axial, Angular, Lower, Upper, Motor float64
@@ -75,12 +111,13 @@ type JointImpulse struct {
 
 // Check returns the first field of s that a joint cannot work with and why,
 // or "" if there is none: an unknown kind, a value that is NaN or infinite,
-// a distance joint's Length <= 0, a negative Hertz, DampingRatio or
-// MaxMotorTorque, limits with Lower > Upper (or a negative Lower on a
-// distance joint, or angles outside [-pi, pi] on a revolute one).
+// a distance joint's Length <= 0, a zero LocalAxisA on a prismatic or wheel
+// joint, a negative Hertz, DampingRatio, MaxMotorTorque, MaxMotorForce or
+// MaxForce, limits with Lower > Upper (or a negative Lower on a distance
+// joint, or angles outside [-pi, pi] on a revolute one).
 func (s *JointSpec) Check() (field, reason string) {
 	switch s.Kind {
-	case JointRevolute, JointDistance, JointWeld:
+	case JointRevolute, JointDistance, JointWeld, JointPrismatic, JointWheel, JointMouse:
 	default:
 		return "Kind", "is not a joint kind"
 	}
@@ -89,6 +126,12 @@ func (s *JointSpec) Check() (field, reason string) {
 	}
 	if !s.LocalAnchorB.IsFinite() {
 		return "LocalAnchorB", "is NaN or infinite"
+	}
+	if !s.LocalAxisA.IsFinite() {
+		return "LocalAxisA", "is NaN or infinite"
+	}
+	if (s.Kind == JointPrismatic || s.Kind == JointWheel) && !(s.LocalAxisA.LenSq() > 0) {
+		return "LocalAxisA", "is zero: a prismatic or wheel joint needs a direction"
 	}
 	for _, f := range [...]struct {
 		name string
@@ -103,6 +146,8 @@ func (s *JointSpec) Check() (field, reason string) {
 		{"Upper", s.Upper, math.Inf(-1)},
 		{"MotorSpeed", s.MotorSpeed, math.Inf(-1)},
 		{"MaxMotorTorque", s.MaxMotorTorque, 0},
+		{"MaxMotorForce", s.MaxMotorForce, 0},
+		{"MaxForce", s.MaxForce, 0},
 	} {
 		if !IsFinite(f.v) {
 			return f.name, "is NaN or infinite"

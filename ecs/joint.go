@@ -9,7 +9,8 @@ import (
 )
 
 // Joint is the component of a joint entity: it constrains bodies A and B as
-// its spec says. It lives in this package rather than in components because
+// its spec says. A may be the zero entity, the world: its anchor is then a
+// point in world coordinates. It lives in this package rather than in components because
 // it names entities. Create it with [NewJoint] (or the constructors below,
 // which place the anchors from world points); change its spec between ticks
 // through [JointOf]; remove it with arche's World.RemoveEntity.
@@ -41,8 +42,8 @@ func (e JointError) Error() string {
 
 // CheckJoint returns the first field of j that keeps it from being
 // simulated in w and why, or "" and "": its spec ([components.JointSpec.Check]),
-// A or B not a live body, A the same as B, or two bodies neither of which is
-// dynamic.
+// A (unless it is the zero entity, the world) or B not a live body, A the
+// same as B, or two bodies neither of which is dynamic.
 func CheckJoint(w *arche.World, j *Joint) (field, reason string) {
 	if field, reason = j.JointSpec.Check(); field != "" {
 		return field, reason
@@ -55,6 +56,9 @@ func CheckJoint(w *arche.World, j *Joint) (field, reason string) {
 		name string
 		e    arche.Entity
 	}{{"A", j.A}, {"B", j.B}} {
+		if side.name == "A" && side.e.IsZero() {
+			continue // the world
+		}
 		if !IsBody(w, side.e) {
 			return side.name, fmt.Sprintf("(%s) is not a live body", entityString(side.e))
 		}
@@ -93,18 +97,23 @@ func JointOf(w *arche.World, e arche.Entity) (*Joint, error) {
 	return m.Get(e), nil
 }
 
-// anchors returns the poses of bodies a and b, or an error if either is not
-// a live body.
+// anchors returns the poses of bodies a (the world's identity for the zero
+// entity) and b, or an error if either is not a live body.
 func anchors(w *arche.World, a, b arche.Entity) (ta, tb components.Transform, err error) {
-	for _, e := range [...]arche.Entity{a, b} {
-		if !IsBody(w, e) {
-			return ta, tb, fmt.Errorf("tumble: %s: %w", entityString(e), ErrNotBody)
-		}
+	ta = components.Transform{R: components.Identity}
+	if !a.IsZero() && !IsBody(w, a) {
+		return ta, tb, fmt.Errorf("tumble: %s: %w", entityString(a), ErrNotBody)
+	}
+	if !IsBody(w, b) {
+		return ta, tb, fmt.Errorf("tumble: %s: %w", entityString(b), ErrNotBody)
 	}
 	sc := schemaOf(w)
-	pa, _, _, _, _, _, _ := sc.bodies.Get(a)
+	if !a.IsZero() {
+		pa, _, _, _, _, _, _ := sc.bodies.Get(a)
+		ta = *pa
+	}
 	pb, _, _, _, _, _, _ := sc.bodies.Get(b)
-	return *pa, *pb, nil
+	return ta, *pb, nil
 }
 
 // RevoluteJoint returns a revolute joint of bodies a and b pinned at the
@@ -139,4 +148,48 @@ func DistanceJoint(w *arche.World, a, b arche.Entity, anchorA, anchorB component
 	return Joint{A: a, B: b, JointSpec: components.JointSpec{Kind: components.JointDistance,
 		LocalAnchorA: ta.InvApply(anchorA), LocalAnchorB: tb.InvApply(anchorB),
 		Length: anchorB.Sub(anchorA).Len()}}, nil
+}
+
+// PrismaticJoint returns a prismatic joint that lets body b slide along the
+// world direction axis through the world point anchor, relative to body a,
+// as they stand now, at their present relative angle; translation 0 is
+// where they stand.
+func PrismaticJoint(w *arche.World, a, b arche.Entity, anchor, axis components.Vec2) (Joint, error) {
+	j, err := RevoluteJoint(w, a, b, anchor)
+	if err != nil {
+		return j, err
+	}
+	ta, _, _ := anchors(w, a, b)
+	j.Kind, j.LocalAxisA = components.JointPrismatic, ta.R.InvRotate(axis)
+	return j, nil
+}
+
+// WheelJoint returns a wheel joint that holds body b's centre on the line
+// through it along the world direction axis (the suspension's, usually
+// up) relative to body a, a spring of hertz and dampingRatio along it.
+func WheelJoint(w *arche.World, a, b arche.Entity, axis components.Vec2, hertz, dampingRatio float64) (Joint, error) {
+	_, tb, err := anchors(w, a, b)
+	if err != nil {
+		return Joint{}, err
+	}
+	j, err := PrismaticJoint(w, a, b, tb.P, axis)
+	j.Kind = components.JointWheel
+	j.EnableSpring, j.Hertz, j.DampingRatio = true, hertz, dampingRatio
+	return j, err
+}
+
+// MouseJoint returns a mouse joint that pulls the point of body b now at
+// the world point target towards target (the zero entity's anchor, a
+// world point), on a 5 Hz spring of damping ratio 0.7 with at most 1 000
+// times b's weight at 1 g, Box2D's sample settings. Move the target by
+// setting LocalAnchorA through [JointOf] each tick.
+func MouseJoint(w *arche.World, b arche.Entity, target components.Vec2) (Joint, error) {
+	_, tb, err := anchors(w, arche.Entity{}, b)
+	if err != nil {
+		return Joint{}, err
+	}
+	_, _, _, _, _, m, _ := schemaOf(w).bodies.Get(b)
+	return Joint{B: b, JointSpec: components.JointSpec{Kind: components.JointMouse,
+		LocalAnchorA: target, LocalAnchorB: tb.InvApply(target),
+		Hertz: 5, DampingRatio: 0.7, MaxForce: 1000 * 9.81 * m.Mass}}, nil
 }

@@ -123,7 +123,8 @@ func BenchmarkBuildIslands(b *testing.B) {
 // joint through the warm start, the solve and the relax, so a step is 3 n
 // joint-passes.
 func BenchmarkJoints(b *testing.B) {
-	for _, kind := range []components.JointKind{components.JointRevolute, components.JointDistance, components.JointWeld} {
+	for _, kind := range []components.JointKind{components.JointRevolute, components.JointDistance, components.JointWeld,
+		components.JointPrismatic, components.JointWheel} {
 		b.Run(kind.String(), func(b *testing.B) {
 			s := &Solver{}
 			for c := 0; c < 100; c++ {
@@ -140,6 +141,10 @@ func BenchmarkJoints(b *testing.B) {
 					}
 					if kind == components.JointDistance {
 						j.LocalAnchorB, j.Length = components.Vec2{}, 0.5
+					}
+					if kind == components.JointPrismatic || kind == components.JointWheel {
+						j.LocalAxisA = components.V(0, 1)
+						j.EnableSpring, j.Hertz, j.DampingRatio = true, 4, 0.7
 					}
 					s.Joints = append(s.Joints, j)
 				}

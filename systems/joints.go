@@ -80,10 +80,14 @@ type jointSide struct {
 	sleeping bool
 }
 
-// side resolves body e of joint je. A body without a moving row is static,
-// kinematic at rest, asleep, or left out (reported in Report.Errors); it
-// returns ok false with the reason for the last, and for a removed body.
+// jointSide resolves body e of a joint; the zero entity is the world. A
+// body without a moving row is static, kinematic at rest, asleep, or left
+// out (reported in Report.Errors); it returns the reason for the last, and
+// for a removed entity or one that is not a body.
 func (p *Physics) jointSide(w *arche.World, e arche.Entity) (s jointSide, reason string) {
+	if e.IsZero() {
+		return jointSide{row: -1, kind: solver.KindStatic, x: components.Transform{R: components.Identity}}, ""
+	}
 	if r := p.joints.row(e); r >= 0 && int(r) < len(p.ents) && p.ents[r] == e {
 		return jointSide{row: r, kind: p.s.Sims[r].Kind}, ""
 	}
@@ -138,7 +142,7 @@ func (p *Physics) gatherJoints(w *arche.World, wake []arche.Entity) []arche.Enti
 			js.errs = append(js.errs, ecs.JointError{Entity: je, Field: field, Reason: reason})
 			continue
 		}
-		if !j.CollideConnected {
+		if !j.CollideConnected && !j.A.IsZero() {
 			js.apart.add(j.A.ID(), j.B.ID())
 		}
 		if js.changed(je, j) {

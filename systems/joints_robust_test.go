@@ -43,9 +43,14 @@ func TestNewJointRefusesBadJoints(t *testing.T) {
 		{"limit past pi", rev(func(j *ecs.Joint) { j.EnableLimit, j.Lower, j.Upper = true, -4, 0 }), "Lower"},
 		{"distance of zero length", rev(func(j *ecs.Joint) { j.Kind = components.JointDistance }), "Length"},
 		{"negative hertz", rev(func(j *ecs.Joint) { j.Hertz = -1 }), "Hertz"},
+		{"prismatic without an axis", rev(func(j *ecs.Joint) { j.Kind = components.JointPrismatic }), "LocalAxisA"},
+		{"wheel with a NaN axis", rev(func(j *ecs.Joint) { j.Kind, j.LocalAxisA.Y = components.JointWheel, nan }), "LocalAxisA"},
+		{"negative motor force", rev(func(j *ecs.Joint) { j.MaxMotorForce = -1 }), "MaxMotorForce"},
+		{"negative mouse force", rev(func(j *ecs.Joint) { j.Kind, j.MaxForce = components.JointMouse, -1 }), "MaxForce"},
+		{"world as B", rev(func(j *ecs.Joint) { j.B = arche.Entity{} }), "B"},
 		{"one body", rev(func(j *ecs.Joint) { j.B = j.A }), "B"},
 		{"removed body", rev(func(j *ecs.Joint) { j.B = gone }), "B"},
-		{"no body", rev(func(j *ecs.Joint) { j.A = arche.Entity{} }), "A"},
+		{"no body", rev(func(j *ecs.Joint) { j.A = b }), "B"},
 		{"two static bodies", rev(func(j *ecs.Joint) { j.A, j.B = wall, floor }), "A"},
 	}
 	for _, c := range cases {
@@ -203,10 +208,18 @@ func jointScene(s *sim, seed uint64) (bodies []arche.Entity) {
 			prev = link
 		}
 	}
-	// A motor between two loose bodies of the pile.
+	// A motor between two loose bodies of the pile, a slider and a wheel
+	// between others, and one dragged by a mouse joint to the world.
 	j, err := ecs.RevoluteJoint(s.w, es[0], es[1], s.pos(es[0]).Add(s.pos(es[1])).Scale(0.5))
 	j.EnableMotor, j.MotorSpeed, j.MaxMotorTorque = true, 2, 5
 	s.joint(j, err)
+	j, err = ecs.PrismaticJoint(s.w, es[2], es[3], s.pos(es[3]), components.V(1, 0.2))
+	j.EnableLimit, j.Lower, j.Upper, j.EnableMotor, j.MotorSpeed, j.MaxMotorForce = true, -0.5, 0.5, true, 0.3, 2
+	s.joint(j, err)
+	j, err = ecs.WheelJoint(s.w, es[4], es[5], components.V(0, 1), 3, 0.5)
+	j.EnableMotor, j.MotorSpeed, j.MaxMotorTorque = true, -4, 1
+	s.joint(j, err)
+	s.joint(ecs.MouseJoint(s.w, es[6], s.pos(es[6]).Add(components.V(0, 3))))
 	return bodies
 }
 
