@@ -145,7 +145,7 @@ func TestMouseJointDrags(t *testing.T) {
 			d.Density = 2000
 		}
 		box := s.add(d)
-		s.run(60) // it falls asleep: the joint must wake it
+		s.run(60)                                                // it falls asleep: the joint must wake it
 		j, err := ecs.MouseJoint(s.w, box, components.V(0.5, 1)) // its top right corner
 		if heavy {
 			j.MaxForce = 10 * 1 * 1 // 1 kg at 10 m/s^2: a hundredth of its weight
