@@ -145,8 +145,9 @@ func TestMouseJointDrags(t *testing.T) {
 			d.Density = 2000
 		}
 		box := s.add(d)
-		s.run(60)                                                // it falls asleep: the joint must wake it
-		j, err := ecs.MouseJoint(s.w, box, components.V(0.5, 1)) // its top right corner
+		s.run(60) // it falls asleep: moving the target must wake it
+		// Grip it by its top right corner.
+		j, err := ecs.MouseJoint(s.w, box, components.V(0.5, 1))
 		if heavy {
 			j.MaxForce = 10 * 1 * 1 // 1 kg at 10 m/s^2: a hundredth of its weight
 		}
