@@ -69,7 +69,8 @@ type JointSpec struct {
 	// joint's line; it need not be of unit length, but not zero.
 	LocalAxisA Vec2
 	// ReferenceAngle is the angle of B minus the angle of A at which a
-	// revolute joint's angle is zero and a weld or prismatic joint holds.
+	// revolute joint's angle is zero and a weld or prismatic joint holds;
+	// it is taken modulo 2 pi.
 	ReferenceAngle float64
 	// Length is the rest length of a distance joint, > 0.
 	Length float64
@@ -96,14 +97,14 @@ type JointSpec struct {
 	CollideConnected bool
 }
 
-// JointImpulse holds the impulses a joint applied in the last step (N s,
+// JointImpulse holds the impulses a joint applied in the last substep (N s,
 // and N m s for the angular ones), which also warm start the next step:
 // the point constraint's (revolute, weld, mouse; for a prismatic or wheel
 // joint, Linear.X is the impulse across its line), the axial one (a
 // distance joint's rod or spring, a prismatic or wheel joint's spring),
 // the angular one (weld, prismatic), the lower and upper limits', and the
-// motor's. Divided by the step they give the joint's reaction force and
-// torque.
+// motor's. Divided by the substep (the step over the substeps) they give
+// the joint's reaction force and torque.
 type JointImpulse struct {
 	Linear                              Vec2
 	Axial, Angular, Lower, Upper, Motor float64

@@ -23,8 +23,10 @@ type Joint struct {
 	A, B arche.Entity
 	components.JointSpec
 	// Impulse is written by the physics after every tick: the impulses of
-	// the step, which also warm start the next. Zero it to start the joint
-	// cold.
+	// the step's last substep, which also warm start the next step.
+	// Divided by the substep, Config.Dt / Config.SubSteps, they are the
+	// joint's force and torque (Box2D's b2Joint_GetConstraintForce). Zero
+	// it to start the joint cold.
 	Impulse components.JointImpulse
 }
 

@@ -112,7 +112,10 @@ func (s *Solver) largeFrames(g *largeGroup) {
 				u, anchored = sum.u, true
 			}
 		}
-		l.frame, l.anchored, l.skip = u, anchored, !ok
+		// A joint's spring or motor gives energy the bound would take
+		// back (see solveIsland).
+		joints := s.Islands.JointStart[l.island+1] > s.Islands.JointStart[l.island]
+		l.frame, l.anchored, l.skip = u, anchored, !ok || joints
 	}
 }
 

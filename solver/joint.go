@@ -29,6 +29,7 @@ type Joint struct {
 	rA, rB, dc     components.Vec2
 	axis           components.Vec2 // a prismatic or wheel joint's unit axis at the start
 	qA, qB         components.Rot
+	ref            float64 // ReferenceAngle in [-pi, pi]
 	mA, mB, iA, iB float64
 	spring         Softness
 }
@@ -68,6 +69,7 @@ func (s *Solver) prepareJoint(j *Joint, p *stepParams) {
 	j.rA, j.rB = xa.R.Rotate(j.LocalAnchorA), xb.R.Rotate(j.LocalAnchorB)
 	j.dc = xb.P.Sub(xa.P)
 	j.qA, j.qB = xa.R, xb.R
+	j.ref = math.Remainder(j.ReferenceAngle, 2*math.Pi)
 	j.spring = Softness{MassScale: 1}
 	if (j.EnableSpring || j.Kind == components.JointMouse) && j.Hertz > 0 {
 		j.spring = MakeSoft(j.Hertz, j.DampingRatio, p.h)
@@ -105,10 +107,15 @@ func (s *Solver) side(i int32, k Kind, elapsed float64) jointBody {
 	return jointBody{dq: components.Identity}
 }
 
-// put writes the velocity of a dynamic side back.
-func (s *Solver) put(i int32, k Kind, b *jointBody) {
+// put writes the velocity of a dynamic side back, within the speed caps
+// (see capSpeeds). Contacts may push a body past them, as in Box2D; a
+// joint may not: a joint holding a light body to heavy ones far away can
+// pass their momentum to it faster than the next substep takes it back,
+// and random networks of 60 such joints ran to 1e75 m/s and stopped there,
+// infinite (see the README, "Joints").
+func (s *Solver) put(p *stepParams, i int32, k Kind, b *jointBody) {
 	if i >= 0 && k == KindDynamic {
-		s.Bodies[i].V, s.Bodies[i].W = b.v, b.w
+		s.Bodies[i].V, s.Bodies[i].W = capSpeeds(b.v, b.w, p.maxSpeed, p.maxAngularSpeed)
 	}
 }
 
@@ -116,7 +123,7 @@ func (s *Solver) put(i int32, k Kind, b *jointBody) {
 // in [-pi, pi].
 func (j *Joint) relAngle(a, b *jointBody) float64 {
 	q := a.dq.Mul(j.qA).InvMul(b.dq.Mul(j.qB))
-	return unwind(q.Angle() - j.ReferenceAngle)
+	return unwind(q.Angle() - j.ref)
 }
 
 func unwind(x float64) float64 {
@@ -130,7 +137,7 @@ func unwind(x float64) float64 {
 }
 
 // warmStartJoint applies the impulses j carried over from the last step.
-func (s *Solver) warmStartJoint(j *Joint, elapsed float64) {
+func (s *Solver) warmStartJoint(j *Joint, p *stepParams, elapsed float64) {
 	a, b := s.side(j.A, j.KindA, elapsed), s.side(j.B, j.KindB, elapsed)
 	rA, rB := a.dq.Rotate(j.rA), b.dq.Rotate(j.rB)
 	d := b.dp.Sub(a.dp).Add(j.dc).Add(rB).Sub(rA) // from A's anchor to B's
@@ -166,16 +173,16 @@ func (s *Solver) warmStartJoint(j *Joint, elapsed float64) {
 		a.w -= j.iA * (along*g.a1 + im.Linear.X*g.s1 + axial)
 		b.v = b.v.MulAdd(j.mB, P)
 		b.w += j.iB * (along*g.a2 + im.Linear.X*g.s2 + axial)
-		s.put(j.A, j.KindA, &a)
-		s.put(j.B, j.KindB, &b)
+		s.put(p, j.A, j.KindA, &a)
+		s.put(p, j.B, j.KindB, &b)
 		return
 	}
 	a.v = a.v.MulAdd(-j.mA, P)
 	a.w -= j.iA * (rA.Cross(P) + axial)
 	b.v = b.v.MulAdd(j.mB, P)
 	b.w += j.iB * (rB.Cross(P) + axial)
-	s.put(j.A, j.KindA, &a)
-	s.put(j.B, j.KindB, &b)
+	s.put(p, j.A, j.KindA, &a)
+	s.put(p, j.B, j.KindB, &b)
 }
 
 // solveJoint runs one pass over the rows of j; useBias selects the soft
@@ -195,8 +202,8 @@ func (s *Solver) solveJoint(j *Joint, p *stepParams, elapsed float64, useBias bo
 	case components.JointMouse:
 		s.solveMouse(j, p, &a, &b, useBias)
 	}
-	s.put(j.A, j.KindA, &a)
-	s.put(j.B, j.KindB, &b)
+	s.put(p, j.A, j.KindA, &a)
+	s.put(p, j.B, j.KindB, &b)
 }
 
 // limitImpulse solves one side of a limit whose position error is c (> 0
@@ -204,17 +211,34 @@ func (s *Solver) solveJoint(j *Joint, p *stepParams, elapsed float64, useBias bo
 // direction, with effective mass m: a speculative bound while within, a
 // soft push-out past it (Box2D v3 b2SolveRevoluteJoint). It returns the
 // change of the accumulated impulse *acc, which stays >= 0.
-func limitImpulse(c, cdot, m float64, acc *float64, soft Softness, invH float64, useBias bool) float64 {
+func limitImpulse(c, cdot, m float64, acc *float64, p *stepParams, useBias bool) float64 {
 	bias, ms, is := 0.0, 1.0, 0.0
 	if c > 0 {
-		bias = c * invH
+		bias = c * p.invH
 	} else if useBias {
-		bias, ms, is = soft.BiasRate*c, soft.MassScale, soft.ImpulseScale
+		bias, ms, is = capBias(p.joint.BiasRate*c, p.maxPushOut), p.joint.MassScale, p.joint.ImpulseScale
 	}
 	imp := -m*ms*(cdot+bias) - is**acc
 	n := math.Max(*acc+imp, 0)
 	imp, *acc = n-*acc, n
 	return imp
+}
+
+// capBias limits the speed (m/s, or rad/s for an angle) at which a joint's
+// soft correction takes back an error to MaxPushOut, the contacts' limit.
+// Uncapped, an error of metres was taken back at tens of metres a second:
+// a light body holding long lever arms that struck the ground opened its
+// joints 0.9 m in a step, and the correction of that fed the next, until
+// the speeds ran past 1e100 m/s. Springs are not capped: their pull is the
+// force the game asked for.
+func capBias(b, limit float64) float64 { return math.Max(-limit, math.Min(b, limit)) }
+
+// capBias2 is capBias for a vector, along its own direction.
+func capBias2(b components.Vec2, limit float64) components.Vec2 {
+	if l := b.Len(); l > limit {
+		return b.Scale(limit / l)
+	}
+	return b
 }
 
 // applySpin applies the angular impulse imp to B and its opposite to A.
@@ -238,7 +262,7 @@ func (s *Solver) solveRevolute(j *Joint, p *stepParams, a, b *jointBody, useBias
 		j.applySpin(a, b, im.Motor-old)
 	}
 	if !j.EnableLimit || k == 0 {
-		s.solvePoint(j, p.joint, a, b, useBias)
+		s.solvePoint(j, p.joint, p.maxPushOut, a, b, useBias)
 		return
 	}
 	// The limit acts on the spins alone, and the point constraint after
@@ -249,11 +273,11 @@ func (s *Solver) solveRevolute(j *Joint, p *stepParams, a, b *jointBody, useBias
 	// v2.4 solved the two as one 3 x 3 system.
 	angle := j.relAngle(a, b)
 	for range limitPasses {
-		imp := limitImpulse(angle-j.Lower, b.w-a.w, axial, &im.Lower, p.joint, p.invH, useBias)
+		imp := limitImpulse(angle-j.Lower, b.w-a.w, axial, &im.Lower, p, useBias)
 		j.applySpin(a, b, imp)
-		imp = limitImpulse(j.Upper-angle, a.w-b.w, axial, &im.Upper, p.joint, p.invH, useBias)
+		imp = limitImpulse(j.Upper-angle, a.w-b.w, axial, &im.Upper, p, useBias)
 		j.applySpin(a, b, -imp)
-		s.solvePoint(j, p.joint, a, b, useBias)
+		s.solvePoint(j, p.joint, p.maxPushOut, a, b, useBias)
 	}
 }
 
@@ -262,20 +286,20 @@ func (s *Solver) solveRevolute(j *Joint, p *stepParams, a, b *jointBody, useBias
 const limitPasses = 4
 
 func (s *Solver) solveWeld(j *Joint, p *stepParams, a, b *jointBody, useBias bool) {
-	soft, springy := p.joint, j.EnableSpring && j.Hertz > 0
+	soft, springy, limit := p.joint, j.EnableSpring && j.Hertz > 0, p.maxPushOut
 	if springy {
-		soft = j.spring
+		soft, limit = j.spring, math.Inf(1)
 	}
 	if k := j.iA + j.iB; k > 0 {
 		bias, ms, is := 0.0, 1.0, 0.0
 		if useBias || springy {
-			bias, ms, is = soft.BiasRate*j.relAngle(a, b), soft.MassScale, soft.ImpulseScale
+			bias, ms, is = capBias(soft.BiasRate*j.relAngle(a, b), limit), soft.MassScale, soft.ImpulseScale
 		}
 		imp := -ms*(b.w-a.w+bias)/k - is*j.Impulse.Angular
 		j.Impulse.Angular += imp
 		j.applySpin(a, b, imp)
 	}
-	s.solvePoint(j, soft, a, b, useBias || springy)
+	s.solvePoint(j, soft, limit, a, b, useBias || springy)
 }
 
 // solvePoint solves the point constraint of a revolute or weld joint: the
@@ -287,7 +311,7 @@ func (s *Solver) solveWeld(j *Joint, p *stepParams, a, b *jointBody, useBias boo
 // at one point turns the pair by nothing. With A's own anchor, two joined
 // bodies spun in zero gravity lost 1e-5 of their angular momentum in 300
 // steps; now they keep it to rounding, as the prismatic joint did already.
-func (s *Solver) solvePoint(j *Joint, soft Softness, a, b *jointBody, useBias bool) {
+func (s *Solver) solvePoint(j *Joint, soft Softness, limit float64, a, b *jointBody, useBias bool) {
 	rA, rB := a.dq.Rotate(j.rA), b.dq.Rotate(j.rB)
 	sep := b.dp.Sub(a.dp).Add(rB.Sub(rA)).Add(j.dc)
 	rA = rA.Add(sep)
@@ -295,7 +319,7 @@ func (s *Solver) solvePoint(j *Joint, soft Softness, a, b *jointBody, useBias bo
 	bias := components.Vec2{}
 	ms, is := 1.0, 0.0
 	if useBias {
-		bias, ms, is = sep.Scale(soft.BiasRate), soft.MassScale, soft.ImpulseScale
+		bias, ms, is = capBias2(sep.Scale(soft.BiasRate), limit), soft.MassScale, soft.ImpulseScale
 	}
 	m := j.mA + j.mB
 	k11 := m + rA.Y*rA.Y*j.iA + rB.Y*rB.Y*j.iB
@@ -344,7 +368,7 @@ func (s *Solver) solveDistance(j *Joint, p *stepParams, a, b *jointBody, useBias
 	if !j.EnableSpring {
 		bias, ms, is := 0.0, 1.0, 0.0
 		if useBias {
-			bias, ms, is = p.joint.BiasRate*(length-j.Length), p.joint.MassScale, p.joint.ImpulseScale
+			bias, ms, is = capBias(p.joint.BiasRate*(length-j.Length), p.maxPushOut), p.joint.MassScale, p.joint.ImpulseScale
 		}
 		imp := -ms*m*(vr()+bias) - is*im.Axial
 		im.Axial += imp
@@ -358,8 +382,8 @@ func (s *Solver) solveDistance(j *Joint, p *stepParams, a, b *jointBody, useBias
 		apply(imp)
 	}
 	if j.EnableLimit {
-		apply(limitImpulse(length-j.Lower, vr(), m, &im.Lower, p.joint, p.invH, useBias))
-		apply(-limitImpulse(j.Upper-length, -vr(), m, &im.Upper, p.joint, p.invH, useBias))
+		apply(limitImpulse(length-j.Lower, vr(), m, &im.Lower, p, useBias))
+		apply(-limitImpulse(j.Upper-length, -vr(), m, &im.Upper, p, useBias))
 	}
 }
 
@@ -425,8 +449,8 @@ func (s *Solver) solveLine(j *Joint, p *stepParams, a, b *jointBody, useBias boo
 		}
 	}
 	if j.EnableLimit {
-		alongImpulse(limitImpulse(g.along-j.Lower, vAlong(), m, &im.Lower, p.joint, p.invH, useBias))
-		alongImpulse(-limitImpulse(j.Upper-g.along, -vAlong(), m, &im.Upper, p.joint, p.invH, useBias))
+		alongImpulse(limitImpulse(g.along-j.Lower, vAlong(), m, &im.Lower, p, useBias))
+		alongImpulse(-limitImpulse(j.Upper-g.along, -vAlong(), m, &im.Upper, p, useBias))
 	}
 	bias, ms, is := 0.0, 1.0, 0.0
 	if useBias {
@@ -438,7 +462,7 @@ func (s *Solver) solveLine(j *Joint, p *stepParams, a, b *jointBody, useBias boo
 		if k11 == 0 {
 			return
 		}
-		imp := -ms*(vAcross+bias*g.across)/k11 - is*im.Linear.X
+		imp := -ms*(vAcross+capBias(bias*g.across, p.maxPushOut))/k11 - is*im.Linear.X
 		im.Linear.X += imp
 		P := g.perp.Scale(imp)
 		a.v = a.v.MulAdd(-j.mA, P)
@@ -458,7 +482,7 @@ func (s *Solver) solveLine(j *Joint, p *stepParams, a, b *jointBody, useBias boo
 	}
 	r := components.V(vAcross, b.w-a.w)
 	if useBias {
-		r = r.Add(components.V(g.across, j.relAngle(a, b)).Scale(bias))
+		r = r.Add(components.V(capBias(bias*g.across, p.maxPushOut), capBias(bias*j.relAngle(a, b), p.maxPushOut)))
 	}
 	inv := 1 / det
 	x := components.V((k22*r.X-k12*r.Y)*inv, (k11*r.Y-k12*r.X)*inv)

@@ -224,10 +224,11 @@ type Solver struct {
 	Rank     []int32
 	Contacts []Contact
 	// Joints are the joints of the step (joint.go), filled by the caller
-	// before BuildIslands. They join islands as contacts do, and an island
-	// with a joint is solved whole on one worker, its joints and contacts
-	// by the scalar kernels, however many contacts it has: Box2D v3
-	// colours joints too, which is not done here.
+	// before BuildIslands. They join islands as contacts do, and are solved
+	// by the scalar kernels just before the contacts of their island in
+	// each stage: with them in a small island; in a large one, on one
+	// worker between the stages (Box2D v3 colours joints with the
+	// contacts, which is not done here).
 	Joints   []Joint
 	Islands  Islands
 	Coloring Coloring
@@ -293,6 +294,8 @@ type Solver struct {
 	// touched kinematic rows, which keeps them from forming groups: the
 	// guess of whether they may be halved (orderHalves).
 	lastKinematic bool
+	// largeJoints is set when a large island has a joint.
+	largeJoints bool
 
 	// Wide blocks of the coloured contacts (wide.go), when wide.
 	wide       bool
@@ -374,6 +377,7 @@ func (s *Solver) BuildIslandsOn(ex Executor, prm *Params) Stats {
 	s.small, s.free = s.small[:0], s.free[:0]
 	s.largeBodies, s.largeLinks = s.largeBodies[:0], s.largeLinks[:0]
 	s.large = s.large[:0]
+	s.largeJoints = false
 	s.push = resize(s.push, len(s.Links))
 	s.elasticLarge.Store(false)
 	var st Stats
@@ -388,10 +392,9 @@ func (s *Solver) BuildIslandsOn(ex Executor, prm *Params) Stats {
 				s.heavyLink[li] = true
 			}
 		}
+		nj := is.JointStart[k+1] - is.JointStart[k]
 		switch {
-		case is.JointStart[k+1] > is.JointStart[k]:
-			// Joints are solved with the scalar kernels of a whole
-			// island, whatever its size (see Solver.Joints).
+		case nc == 0 && nj > 0:
 			s.small = append(s.small, smallIsland{island: int32(k), heavy: heavy})
 		case nc == 0:
 			s.free = append(s.free, is.Bodies(k)...)
@@ -400,6 +403,7 @@ func (s *Solver) BuildIslandsOn(ex Executor, prm *Params) Stats {
 			start := int32(len(s.largeBodies))
 			s.largeBodies = append(s.largeBodies, is.Bodies(k)...)
 			s.large = append(s.large, largeIsland{start: start, end: int32(len(s.largeBodies)), island: int32(k)})
+			s.largeJoints = s.largeJoints || nj > 0
 			s.largeLinks = append(s.largeLinks, is.Contacts(k)...)
 		default:
 			s.small = append(s.small, smallIsland{island: int32(k), heavy: heavy})
@@ -422,7 +426,10 @@ func (s *Solver) BuildIslandsOn(ex Executor, prm *Params) Stats {
 		s.Coloring.colorLinks(s.Links, s.largeLinks, len(s.Sims))
 	}
 	var half []int8
-	split := s.halvesFirst()
+	// The halves solve their colours side by side through a substep; the
+	// joints of large islands run between the stages on one worker (see
+	// largeJointStage), so islands with joints are not halved.
+	split := !s.largeJoints && s.halvesFirst()
 	byPart := split && (len(s.large) < 2 || noGroups || s.lastKinematic)
 	if byPart {
 		half = s.halves.half
@@ -701,6 +708,7 @@ func (s *Solver) solveLarge(ex Executor, t *stageTask) {
 	if !s.boundFrames(ex, t) {
 		return
 	}
+	s.largeJointStage(t, modePrepare, 0)
 	for sub := 0; sub < s.p.substeps; sub++ {
 		elapsed := float64(sub) * s.p.h
 		t.list = rows
@@ -712,7 +720,7 @@ func (s *Solver) solveLarge(ex Executor, t *stageTask) {
 			ex.For(len(rows), 0, t)
 		}
 		t.flip = sub&1 == 1
-		s.colorStage(ex, t, modeWarmStart, 0)
+		s.colorStage(ex, t, modeWarmStart, elapsed)
 		s.colorStage(ex, t, modeSolve, elapsed)
 		t.list = rows
 		t.mode = modeIntegratePositions
@@ -757,6 +765,7 @@ func (s *Solver) largeRestLimits(ex Executor, t *stageTask) {
 // group, in that order, or with t.flip in the reverse order (the solve and
 // the relax; see solveLarge).
 func (s *Solver) colorStage(ex Executor, t *stageTask, mode int, elapsed float64) {
+	s.largeJointStage(t, mode, elapsed)
 	t.mode, t.elapsed = mode, elapsed
 	reverse := t.flip && (mode == modeSolve || mode == modeRelax) && !s.forward
 	if !reverse {
@@ -766,6 +775,32 @@ func (s *Solver) colorStage(ex Executor, t *stageTask, mode int, elapsed float64
 	if reverse {
 		t.mode = mode
 		s.overflowStage(t)
+	}
+}
+
+// largeJointStage runs stage mode (modePrepare, the warm start, the solve
+// or the relax) over the joints of the large islands of t's group, island
+// by island, on the calling goroutine: the joints of an island come before
+// its contacts, as in a small island.
+func (s *Solver) largeJointStage(t *stageTask, mode int, elapsed float64) {
+	if !s.largeJoints {
+		return
+	}
+	g := t.g
+	for li := g.islands[0]; li < g.islands[1]; li++ {
+		for _, ji := range s.Islands.Joints(int(s.large[li].island)) {
+			j := &s.Joints[ji]
+			switch mode {
+			case modePrepare:
+				s.prepareJoint(j, &s.p)
+			case modeWarmStart:
+				s.warmStartJoint(j, &s.p, elapsed)
+			case modeSolve:
+				s.solveJoint(j, &s.p, elapsed, true)
+			case modeRelax:
+				s.solveJoint(j, &s.p, elapsed, false)
+			}
+		}
 	}
 }
 
@@ -861,6 +896,7 @@ const (
 	modeBoundApply
 	modeKeepRest
 	modeRestLimit
+	modePrepare // the joints' preparation (largeJointStage)
 )
 
 // stageTask is the one Task of the solver; its fields select the stage. The
@@ -966,7 +1002,7 @@ func (s *Solver) solveIsland(sm *smallIsland) {
 		flip := sub&1 == 1
 		integrateVelocities(p, s.Bodies, s.Sims, bodies, 0, len(bodies))
 		for _, ji := range joints {
-			s.warmStartJoint(&s.Joints[ji], elapsed)
+			s.warmStartJoint(&s.Joints[ji], p, elapsed)
 		}
 		for i := range cs {
 			warmStart(&cs[i], s.Bodies)

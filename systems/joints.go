@@ -30,12 +30,15 @@ type joints struct {
 	gone       []arche.Entity // bodies of joints gone since the last gather
 }
 
-// jointSeen is a valid joint as a gather saw it.
+// jointSeen is a valid joint as a gather saw it, with the poses of its
+// sides that have no moving row (static, at rest or asleep): a host the
+// game moves must wake what hangs from it.
 type jointSeen struct {
-	e    arche.Entity
-	a, b arche.Entity
-	spec components.JointSpec
-	pass uint32 // the gather that saw it last
+	e      arche.Entity
+	a, b   arche.Entity
+	xa, xb components.Transform
+	spec   components.JointSpec
+	pass   uint32 // the gather that saw it last
 }
 
 // rowRef is the moving row of one entity ID: valid when gen matches.
@@ -94,10 +97,14 @@ func (p *Physics) jointSide(w *arche.World, e arche.Entity) (s jointSide, reason
 	if !w.Alive(e) {
 		return s, "is a removed entity"
 	}
-	if c := ecs.MissingBodyComponent(w, e); c != "" {
-		return s, "has no " + c + " component: it is not a body"
+	if ecs.MissingBodyComponent(w, e) != "" {
+		// A constant reason: one built per tick allocated.
+		return s, "is not a body: it lacks a body component (see ecs.MissingBodyComponent)"
 	}
 	t, _, _, _, b, _, _ := p.bodies.Get(e)
+	if !t.IsValid() {
+		return s, "is left out this tick (see Report.Errors)"
+	}
 	s = jointSide{row: -1, kind: solver.KindStatic, x: *t}
 	if b.Type != components.Dynamic {
 		return s, "" // static, or kinematic at rest: a frozen row
@@ -145,7 +152,7 @@ func (p *Physics) gatherJoints(w *arche.World, wake []arche.Entity) []arche.Enti
 		if !j.CollideConnected && !j.A.IsZero() {
 			js.apart.add(j.A.ID(), j.B.ID())
 		}
-		if js.changed(je, j) {
+		if js.changed(je, j, &a, &b) {
 			wake = appendSleeper(wake, j.A, &a)
 			wake = appendSleeper(wake, j.B, &b)
 		}
@@ -183,9 +190,10 @@ func (p *Physics) gatherJoints(w *arche.World, wake []arche.Entity) []arche.Enti
 	return wake
 }
 
-// changed records valid joint j of entity je as seen now, and reports
-// whether it was seen before with other bodies or another spec.
-func (js *joints) changed(je arche.Entity, j *ecs.Joint) bool {
+// changed records valid joint j of entity je, with sides a and b, as seen
+// now, and reports whether it was seen before with other bodies, another
+// spec or a side moved; bodies it no longer joins go to gone.
+func (js *joints) changed(je arche.Entity, j *ecs.Joint, a, b *jointSide) bool {
 	id := int(je.ID())
 	if id >= len(js.seen) {
 		js.seen = append(js.seen, make([]jointSeen, id+1-len(js.seen))...)
@@ -197,8 +205,11 @@ func (js *joints) changed(je arche.Entity, j *ecs.Joint) bool {
 		// A joint removed since, whose entity ID this one reuses.
 		js.gone = append(js.gone, r.a, r.b)
 	}
-	diff := was && (r.a != j.A || r.b != j.B || r.spec != j.JointSpec)
-	*r = jointSeen{e: je, a: j.A, b: j.B, spec: j.JointSpec, pass: js.pass}
+	if was && (r.a != j.A || r.b != j.B) {
+		js.gone = append(js.gone, r.a, r.b)
+	}
+	diff := was && (r.a != j.A || r.b != j.B || r.spec != j.JointSpec || r.xa != a.x || r.xb != b.x)
+	*r = jointSeen{e: je, a: j.A, b: j.B, xa: a.x, xb: b.x, spec: j.JointSpec, pass: js.pass}
 	return diff
 }
 

@@ -273,10 +273,11 @@ func TestJointDeterminismAndAllocs(t *testing.T) {
 }
 
 // A joint the game removes, breaks or changes wakes the sleepers it held:
-// a lamp hanging asleep falls when its cord is cut, and a sleeping wheel
-// turns when its motor is given a speed.
+// a lamp hanging asleep falls when its cord is cut or tied to another
+// body, and swings when its hook is moved; a sleeping wheel turns when its
+// motor is given a speed.
 func TestJointEditsWakeSleepers(t *testing.T) {
-	for _, edit := range []string{"remove", "break", "motor"} {
+	for _, edit := range []string{"remove", "break", "retarget", "move hook", "motor"} {
 		s := newSim(t, nil)
 		hook := s.add(staticBox(0, 5, 0.1, 0.1, 0))
 		lamp := s.add(dynCircle(0, 4, 0.2))
@@ -295,6 +296,13 @@ func TestJointEditsWakeSleepers(t *testing.T) {
 		case "break":
 			j, _ := ecs.JointOf(s.w, cord)
 			j.Length = math.NaN()
+		case "retarget":
+			j, _ := ecs.JointOf(s.w, cord)
+			j.B, j.LocalAnchorB = wheel, components.Vec2{}
+		case "move hook":
+			if err := ecs.SetTransform(s.w, hook, components.V(2, 5), 0); err != nil {
+				t.Fatal(err)
+			}
 		case "motor":
 			j, _ := ecs.JointOf(s.w, axle)
 			j.MotorSpeed = 2
@@ -309,11 +317,219 @@ func TestJointEditsWakeSleepers(t *testing.T) {
 			}
 			continue
 		}
-		if s.asleep(lamp) || s.pos(lamp).Y > 3 {
-			t.Errorf("%s: the lamp is at %v (asleep %v), want falling", edit, s.pos(lamp), s.asleep(lamp))
+		switch edit {
+		case "move hook":
+			if s.asleep(lamp) || s.pos(lamp).X < 0.2 {
+				t.Errorf("%s: the lamp is at %v (asleep %v), want swinging towards the hook", edit, s.pos(lamp), s.asleep(lamp))
+			}
+		case "retarget":
+			if s.asleep(lamp) || s.pos(lamp).Y > 3 {
+				t.Errorf("%s: the lamp is at %v (asleep %v), want falling", edit, s.pos(lamp), s.asleep(lamp))
+			}
+		default:
+			if s.asleep(lamp) || s.pos(lamp).Y > 3 {
+				t.Errorf("%s: the lamp is at %v (asleep %v), want falling", edit, s.pos(lamp), s.asleep(lamp))
+			}
+			if !s.asleep(wheel) {
+				t.Errorf("%s: the wheel woke too", edit)
+			}
 		}
-		if !s.asleep(wheel) {
-			t.Errorf("%s: the wheel woke too", edit)
+	}
+}
+
+// The component's Impulse holds the last substep's impulses: divided by
+// the substep, Dt / SubSteps, the linear one is the force the joint holds
+// a hanging bob with, its weight (Box2D's b2Joint_GetConstraintForce).
+func TestJointImpulseIsTheForce(t *testing.T) {
+	for _, substeps := range []int{1, 4, 8} {
+		s := newSim(t, func(c *systems.Config) { c.SubSteps = substeps })
+		d := dynCircle(0, 3, 0.2)
+		d.Mass = 2
+		bob := s.add(d)
+		je := s.joint(ecs.RevoluteJoint(s.w, arche.Entity{}, bob, components.V(0, 4)))
+		s.run(60)
+		j, _ := ecs.JointOf(s.w, je)
+		h := s.cfg.Dt / float64(substeps)
+		if f := j.Impulse.Linear.Scale(1 / h); f.Sub(components.V(0, 20)).Len() > 0.02 {
+			t.Errorf("%d substeps: the pin holds the 2 kg bob with %v N, want (0, 20)", substeps, f)
+		}
+	}
+}
+
+// A reference angle is an angle: any turn added to it changes nothing.
+func TestJointReferenceAngleWraps(t *testing.T) {
+	angle := func(ref float64, kind components.JointKind) float64 {
+		s := newSim(t, func(c *systems.Config) { c.Sleep = false; c.Gravity = components.Vec2{} })
+		b := s.add(dynBox(1, 0, 0.5, 0.1))
+		j, err := ecs.WeldJoint(s.w, arche.Entity{}, b, components.V(0, 0))
+		j.Kind, j.ReferenceAngle = kind, ref
+		if kind == components.JointRevolute {
+			j.EnableLimit, j.Lower, j.Upper = true, 0.3, 0.3
+		}
+		s.joint(j, err)
+		s.run(120)
+		return s.angle(b)
+	}
+	for _, kind := range []components.JointKind{components.JointWeld, components.JointRevolute} {
+		for _, ref := range []float64{0.5, 100, -1000, 4 * math.Pi} {
+			want := math.Remainder(ref+map[bool]float64{true: 0.3}[kind == components.JointRevolute], 2*math.Pi)
+			if got := angle(ref, kind); math.Abs(math.Remainder(got-want, 2*math.Pi)) > 0.01 {
+				t.Errorf("%v, reference %g: the body rests at %.4f rad, want %.4f", kind, ref, got, want)
+			}
+		}
+	}
+}
+
+// A joint whose body lost its components (ecs.RemoveBody) is reported
+// without allocating.
+func TestJointToRemovedBodyAllocatesNothing(t *testing.T) {
+	s := newSim(t, func(c *systems.Config) { c.Sleep = false })
+	a, b := s.add(dynBox(0, 5, 0.5, 0.1)), s.add(dynBox(1, 5, 0.5, 0.1))
+	s.joint(ecs.RevoluteJoint(s.w, a, b, components.V(0.5, 5)))
+	s.run(5)
+	if err := ecs.RemoveBody(s.w, b); err != nil {
+		t.Fatal(err)
+	}
+	s.run(5)
+	if r := s.jointReport(); len(r) != 1 || r[0].Field != "B" {
+		t.Fatalf("report %v, want the joint's B", r)
+	}
+	if n := testing.AllocsPerRun(20, func() { s.run(1) }); n != 0 {
+		t.Errorf("a step with a joint to a removed body allocated %v times", n)
+	}
+}
+
+// Random networks of joints between random bodies far apart (anchors
+// half way between them, so light bodies hold lever arms of metres),
+// densities over three decades, in a box: the joints open and the bodies
+// may reach the speed cap, but nothing runs away. Before the joints' speed
+// caps and capped corrections, every such network ran to 1e75 m/s or more.
+func TestJointNetworksStayBounded(t *testing.T) {
+	for seed := uint64(1); seed <= 3; seed++ {
+		s := newSim(t, func(c *systems.Config) { c.Sleep = false })
+		containerScene(s, 8)
+		rng := rand.New(rand.NewPCG(seed, 9))
+		var bs []arche.Entity
+		for i := 0; i < 60; i++ {
+			x, y := -6+12*rng.Float64(), 2+10*rng.Float64()
+			d := dynCircle(x, y, 0.1+0.3*rng.Float64())
+			if i%2 == 1 {
+				d = dynBox(x, y, 0.1+0.3*rng.Float64(), 0.1+0.3*rng.Float64())
+			}
+			d.Angle = 6 * rng.Float64()
+			d.Density = math.Pow(10, 3*(rng.Float64()-0.5))
+			bs = append(bs, s.add(d))
+		}
+		for i := 0; i < 60; i++ {
+			a, b := bs[rng.IntN(60)], bs[rng.IntN(60)]
+			if a == b {
+				continue
+			}
+			mid := s.pos(a).Add(s.pos(b)).Scale(0.5)
+			var j ecs.Joint
+			var err error
+			switch i % 3 {
+			case 0:
+				j, err = ecs.RevoluteJoint(s.w, a, b, mid)
+				j.EnableLimit, j.Lower, j.Upper = i%2 == 0, -1, 0.5
+			case 1:
+				j, err = ecs.DistanceJoint(s.w, a, b, s.pos(a), s.pos(b))
+			case 2:
+				j, err = ecs.WeldJoint(s.w, a, b, mid)
+			}
+			j.CollideConnected = i%4 == 0
+			s.joint(j, err)
+		}
+		fastest := 0.0
+		for step := 0; step < 600; step++ {
+			s.run(1)
+			for _, e := range bs {
+				if !s.finiteBody(e) {
+					t.Fatalf("seed %d, step %d: a body is not finite", seed, step)
+				}
+				fastest = math.Max(fastest, s.v(e).Lin.Len())
+			}
+		}
+		t.Logf("seed %d: fastest %.0f m/s", seed, fastest)
+		if fastest > 2*s.cfg.MaxLinearSpeed {
+			t.Errorf("seed %d: a body reached %.3g m/s", seed, fastest)
+		}
+		if r := s.report(); len(r) != 0 {
+			t.Errorf("seed %d: bodies were reported: %v", seed, r[0])
+		}
+	}
+}
+
+// Joints in islands large enough to be coloured: one pile (which would be
+// solved in halves without its joints) and four piles apart (which form
+// groups), each with a chain of five links dropped in. The joints hold,
+// and the bits are the same on 1, 2 and 3 workers.
+func TestJointsInColouredIslands(t *testing.T) {
+	for _, piles := range []int{1, 4} {
+		run := func(workers int) (uint64, float64, int) {
+			s := newSim(t, func(c *systems.Config) { c.Workers, c.LargeIslandContacts, c.Sleep = workers, 16, false })
+			var bodies, joints []arche.Entity
+			for p := 0; p < piles; p++ {
+				x0 := 40 * float64(p)
+				s.add(staticBox(x0, -0.5, 4, 0.5, 0))
+				s.add(staticBox(x0-4.5, 4, 0.5, 4, 0))
+				s.add(staticBox(x0+4.5, 4, 0.5, 4, 0))
+				defs := pileDefs(rand.New(rand.NewPCG(uint64(p), 5)), 48, 8, 0.6, 0)
+				for i := range defs {
+					defs[i].Position.X += x0
+				}
+				es, err := ecs.NewBodies(s.w, defs, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				bodies = append(bodies, es...)
+				// The chain starts at the first body of the pile and runs
+				// right between its first two rows.
+				prev, p0 := es[0], s.pos(es[0]).Add(components.V(0, 0.5))
+				for i := 0; i < 5; i++ {
+					at := p0.Add(components.V(0.6*float64(i), 0))
+					link := s.add(dynBox(at.X+0.3, at.Y, 0.3, 0.08))
+					joints = append(joints, s.joint(ecs.RevoluteJoint(s.w, prev, link, at)))
+					bodies = append(bodies, link)
+					prev = link
+				}
+			}
+			colored, worst := 0, 0.0
+			h := fnv.New64a()
+			for step := 0; step < 240; step++ {
+				s.run(1)
+				colored = max(colored, s.profile().Colored)
+				if step > 120 {
+					for _, j := range joints {
+						worst = math.Max(worst, s.anchorGap(j))
+					}
+				}
+			}
+			for _, e := range bodies {
+				tr, v := s.transform(e), s.v(e)
+				for _, x := range []float64{tr.P.X, tr.P.Y, tr.R.C, tr.R.S, v.Lin.X, v.Lin.Y, v.Ang} {
+					var buf [8]byte
+					u := math.Float64bits(x)
+					for k := range buf {
+						buf[k] = byte(u >> (8 * k))
+					}
+					h.Write(buf[:])
+				}
+			}
+			return h.Sum64(), worst, colored
+		}
+		one, worst, colored := run(1)
+		t.Logf("%d piles: %d contacts coloured at most; joints open %.3g m at most once settled", piles, colored, worst)
+		if colored == 0 {
+			t.Errorf("%d piles: nothing was coloured", piles)
+		}
+		if worst > 0.01 {
+			t.Errorf("%d piles: a joint opened by %.3g m", piles, worst)
+		}
+		for _, w := range []int{2, 3} {
+			if got, _, _ := run(w); got != one {
+				t.Errorf("%d piles, %d workers: hash %x, 1 worker %x", piles, w, got, one)
+			}
 		}
 	}
 }
