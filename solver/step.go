@@ -226,9 +226,8 @@ type Solver struct {
 	// Joints are the joints of the step (joint.go), filled by the caller
 	// before BuildIslands. They join islands as contacts do, and are solved
 	// by the scalar kernels just before the contacts of their island in
-	// each stage: with them in a small island; in a large one, on one
-	// worker between the stages (Box2D v3 colours joints with the
-	// contacts, which is not done here).
+	// each stage: with them in a small island; in the large ones, in
+	// colours of their own that the workers share (colorJoints).
 	Joints   []Joint
 	Islands  Islands
 	Coloring Coloring
@@ -294,8 +293,15 @@ type Solver struct {
 	// touched kinematic rows, which keeps them from forming groups: the
 	// guess of whether they may be halved (orderHalves).
 	lastKinematic bool
-	// largeJoints is set when a large island has a joint.
-	largeJoints bool
+	// largeJoints is set when a large island has a joint; jointOrder then
+	// lists the joints of the large islands colour by colour, colour k
+	// being jointOrder[jointColorStart[k]:jointColorStart[k+1]] (joint.go,
+	// colorJoints).
+	largeJoints     bool
+	jointOrder      []int32
+	jointColorStart []int32
+	jointMask       []uint64 // by body row: the colours of its joints so far
+	jointColor      []uint8  // by position in the large islands' joints
 
 	// Wide blocks of the coloured contacts (wide.go), when wide.
 	wide       bool
@@ -415,6 +421,9 @@ func (s *Solver) BuildIslandsOn(ex Executor, prm *Params) Stats {
 		return cmp.Compare(nb, na)
 	})
 	s.chunkLarge()
+	if s.largeJoints {
+		s.colorJoints()
+	}
 	s.Order = s.Order[:0]
 	for i := range s.small {
 		sm := &s.small[i]
@@ -427,8 +436,8 @@ func (s *Solver) BuildIslandsOn(ex Executor, prm *Params) Stats {
 	}
 	var half []int8
 	// The halves solve their colours side by side through a substep; the
-	// joints of large islands run between the stages on one worker (see
-	// largeJointStage), so islands with joints are not halved.
+	// joints of large islands run in their own colours between the stages
+	// (largeJointStage), so islands with joints are not halved.
 	split := !s.largeJoints && s.halvesFirst()
 	byPart := split && (len(s.large) < 2 || noGroups || s.lastKinematic)
 	if byPart {
@@ -708,7 +717,7 @@ func (s *Solver) solveLarge(ex Executor, t *stageTask) {
 	if !s.boundFrames(ex, t) {
 		return
 	}
-	s.largeJointStage(t, modePrepare, 0)
+	s.largeJointStage(ex, t, modePrepare, 0)
 	for sub := 0; sub < s.p.substeps; sub++ {
 		elapsed := float64(sub) * s.p.h
 		t.list = rows
@@ -765,7 +774,7 @@ func (s *Solver) largeRestLimits(ex Executor, t *stageTask) {
 // group, in that order, or with t.flip in the reverse order (the solve and
 // the relax; see solveLarge).
 func (s *Solver) colorStage(ex Executor, t *stageTask, mode int, elapsed float64) {
-	s.largeJointStage(t, mode, elapsed)
+	s.largeJointStage(ex, t, mode, elapsed)
 	t.mode, t.elapsed = mode, elapsed
 	reverse := t.flip && (mode == modeSolve || mode == modeRelax) && !s.forward
 	if !reverse {
@@ -779,28 +788,48 @@ func (s *Solver) colorStage(ex Executor, t *stageTask, mode int, elapsed float64
 }
 
 // largeJointStage runs stage mode (modePrepare, the warm start, the solve
-// or the relax) over the joints of the large islands of t's group, island
-// by island, on the calling goroutine: the joints of an island come before
-// its contacts, as in a small island.
-func (s *Solver) largeJointStage(t *stageTask, mode int, elapsed float64) {
-	if !s.largeJoints {
+// or the relax) over the joints of the large islands of t's group, before
+// their contacts, as in a small island. The only group (all large islands
+// together) takes them colour by colour, each colour shared among the
+// workers of ex; a group of the many that run one per worker takes them
+// island by island. Either order depends on the inputs alone.
+func (s *Solver) largeJointStage(ex Executor, t *stageTask, mode int, elapsed float64) {
+	if !s.largeJoints || mode == modeRestitution {
 		return
 	}
 	g := t.g
-	for li := g.islands[0]; li < g.islands[1]; li++ {
-		for _, ji := range s.Islands.Joints(int(s.large[li].island)) {
-			j := &s.Joints[ji]
-			switch mode {
-			case modePrepare:
-				s.prepareJoint(j, &s.p)
-			case modeWarmStart:
-				s.warmStartJoint(j, &s.p, elapsed)
-			case modeSolve:
-				s.solveJoint(j, &s.p, elapsed, true)
-			case modeRelax:
-				s.solveJoint(j, &s.p, elapsed, false)
+	t.mode, t.jointMode, t.elapsed = modeJoints, mode, elapsed
+	if len(s.groups) > 1 {
+		for li := g.islands[0]; li < g.islands[1]; li++ {
+			for _, ji := range s.Islands.Joints(int(s.large[li].island)) {
+				t.joint(&s.Joints[ji])
 			}
 		}
+		return
+	}
+	for k := 0; k+1 < len(s.jointColorStart); k++ {
+		t.base = int(s.jointColorStart[k])
+		n := int(s.jointColorStart[k+1]) - t.base
+		if k == overflowJointColor {
+			t.Run(0, n, 0) // their bodies share colours: one at a time
+			continue
+		}
+		ex.For(n, jointGrain, t)
+	}
+}
+
+// joint runs the stage t.jointMode over joint j.
+func (t *stageTask) joint(j *Joint) {
+	s := t.s
+	switch t.jointMode {
+	case modePrepare:
+		s.prepareJoint(j, &s.p)
+	case modeWarmStart:
+		s.warmStartJoint(j, &s.p, t.elapsed)
+	case modeSolve:
+		s.solveJoint(j, &s.p, t.elapsed, true)
+	case modeRelax:
+		s.solveJoint(j, &s.p, t.elapsed, false)
 	}
 }
 
@@ -897,6 +926,7 @@ const (
 	modeKeepRest
 	modeRestLimit
 	modePrepare // the joints' preparation (largeJointStage)
+	modeJoints  // a stage over a colour of joints (largeJointStage)
 )
 
 // stageTask is the one Task of the solver; its fields select the stage. The
@@ -911,6 +941,8 @@ type stageTask struct {
 	base    int     // first contact (block) of the colour, chunk or island of the stage
 	elapsed float64
 	flip    bool // solve the points of each contact in reverse order
+	// jointMode is the stage modeJoints runs over the joints from base.
+	jointMode int
 }
 
 // Run processes items [lo, hi) of the current stage.
@@ -965,6 +997,10 @@ func (t *stageTask) Run(lo, hi, _ int) {
 		s.boundChunks(t.mode, t.base+lo, t.base+hi)
 	case modeKeepRest:
 		s.keepRest(t.list[lo:hi])
+	case modeJoints:
+		for _, ji := range s.jointOrder[t.base+lo : t.base+hi] {
+			t.joint(&s.Joints[ji])
+		}
 	case modeRestLimit:
 		for k := t.base + lo; k < t.base+hi; k++ {
 			if l := &s.large[k]; !l.skip {
