@@ -1,4 +1,4 @@
-package systems_test
+package ecs_test
 
 import (
 	"fmt"
