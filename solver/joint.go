@@ -271,7 +271,7 @@ func (s *Solver) solveRevolute(j *Joint, p *stepParams, a, b *jointBody, useBias
 		j.applySpin(a, b, im.Motor-old)
 	}
 	if !j.EnableLimit || k == 0 {
-		s.solvePoint(j, p.joint, p.maxPushOut, a, b, useBias)
+		s.solvePoint(j, p.joint, p.maxPushOut, 0, a, b, useBias)
 		return
 	}
 	// The limit acts on the spins alone, and the point constraint after
@@ -293,7 +293,7 @@ func (s *Solver) solveRevolute(j *Joint, p *stepParams, a, b *jointBody, useBias
 		j.applySpin(a, b, imp)
 		imp = limitImpulse(j.Upper-angle, a.w-b.w, axial, &im.Upper, p, useBias)
 		j.applySpin(a, b, -imp)
-		s.solvePoint(j, p.joint, p.maxPushOut, a, b, useBias)
+		s.solvePoint(j, p.joint, p.maxPushOut, 0, a, b, useBias)
 	}
 }
 
@@ -315,7 +315,7 @@ func (s *Solver) solveWeld(j *Joint, p *stepParams, a, b *jointBody, useBias boo
 		j.Impulse.Angular += imp
 		j.applySpin(a, b, imp)
 	}
-	s.solvePoint(j, soft, limit, a, b, useBias || springy)
+	s.solvePoint(j, soft, limit, 0, a, b, useBias || springy)
 }
 
 // solvePoint solves the point constraint of a revolute or weld joint: the
@@ -327,7 +327,10 @@ func (s *Solver) solveWeld(j *Joint, p *stepParams, a, b *jointBody, useBias boo
 // at one point turns the pair by nothing. With A's own anchor, two joined
 // bodies spun in zero gravity lost 1e-5 of their angular momentum in 300
 // steps; now they keep it to rounding, as the prismatic joint did already.
-func (s *Solver) solvePoint(j *Joint, soft Softness, limit float64, a, b *jointBody, useBias bool) {
+//
+// limit caps the speed of the soft correction (capBias), and maxImpulse,
+// if > 0, the size of the accumulated impulse (a mouse joint's force).
+func (s *Solver) solvePoint(j *Joint, soft Softness, limit, maxImpulse float64, a, b *jointBody, useBias bool) {
 	rA, rB := a.dq.Rotate(j.rA), b.dq.Rotate(j.rB)
 	sep := b.dp.Sub(a.dp).Add(rB.Sub(rA)).Add(j.dc)
 	rA = rA.Add(sep)
@@ -347,8 +350,12 @@ func (s *Solver) solvePoint(j *Joint, soft Softness, limit float64, a, b *jointB
 	}
 	r, inv := cdot.Add(bias), 1/det
 	x := components.V((k22*r.X-k12*r.Y)*inv, (k11*r.Y-k12*r.X)*inv)
-	imp := x.Scale(-ms).MulAdd(-is, j.Impulse.Linear)
-	j.Impulse.Linear = j.Impulse.Linear.Add(imp)
+	old := j.Impulse.Linear
+	imp := x.Scale(-ms).MulAdd(-is, old)
+	if acc := old.Add(imp); maxImpulse > 0 && acc.LenSq() > maxImpulse*maxImpulse {
+		imp = acc.Scale(maxImpulse / acc.Len()).Sub(old)
+	}
+	j.Impulse.Linear = old.Add(imp)
 	a.v = a.v.MulAdd(-j.mA, imp)
 	a.w -= j.iA * rA.Cross(imp)
 	b.v = b.v.MulAdd(j.mB, imp)
@@ -520,35 +527,11 @@ func (s *Solver) solveMouse(j *Joint, p *stepParams, a, b *jointBody, useBias bo
 	if j.Hertz == 0 {
 		soft, on = p.joint, useBias
 	}
-	rA, rB := a.dq.Rotate(j.rA), b.dq.Rotate(j.rB)
-	sep := b.dp.Sub(a.dp).Add(rB.Sub(rA)).Add(j.dc)
-	rA = rA.Add(sep) // as in solvePoint
-	cdot := b.v.Add(components.CrossSV(b.w, rB)).Sub(a.v.Add(components.CrossSV(a.w, rA)))
-	bias, ms, is := components.Vec2{}, 1.0, 0.0
-	if on {
-		bias, ms, is = sep.Scale(soft.BiasRate), soft.MassScale, soft.ImpulseScale
+	maxImpulse := 0.0
+	if j.MaxForce > 0 {
+		maxImpulse = p.h * j.MaxForce
 	}
-	m := j.mA + j.mB
-	k11 := m + rA.Y*rA.Y*j.iA + rB.Y*rB.Y*j.iB
-	k12 := -rA.Y*rA.X*j.iA - rB.Y*rB.X*j.iB
-	k22 := m + rA.X*rA.X*j.iA + rB.X*rB.X*j.iB
-	det := k11*k22 - k12*k12
-	if det == 0 {
-		return
-	}
-	r, inv := cdot.Add(bias), 1/det
-	x := components.V((k22*r.X-k12*r.Y)*inv, (k11*r.Y-k12*r.X)*inv)
-	old := j.Impulse.Linear
-	acc := old.Add(x.Scale(-ms).MulAdd(-is, old))
-	if lim := p.h * j.MaxForce; j.MaxForce > 0 && acc.LenSq() > lim*lim {
-		acc = acc.Scale(lim / acc.Len())
-	}
-	j.Impulse.Linear = acc
-	imp := acc.Sub(old)
-	a.v = a.v.MulAdd(-j.mA, imp)
-	a.w -= j.iA * rA.Cross(imp)
-	b.v = b.v.MulAdd(j.mB, imp)
-	b.w += j.iB * rB.Cross(imp)
+	s.solvePoint(j, soft, math.Inf(1), maxImpulse, a, b, on)
 }
 
 // Joint colours: the joints of the large islands, coloured so that no two

@@ -78,24 +78,7 @@ func TestPrismaticSpringFrequency(t *testing.T) {
 	j.LocalAnchorA = components.Vec2{} // rest at x = 0: it starts 0.5 m out
 	j.EnableSpring, j.Hertz = true, 1.5
 	s.joint(j, err)
-	var first, last float64
-	crossings, prev := 0, s.pos(box).X
-	for step := 1; crossings <= 4; step++ {
-		if step > 10000 {
-			t.Fatal("no oscillation")
-		}
-		s.run(1)
-		x := s.pos(box).X
-		if prev < 0 && x >= 0 {
-			tc := (float64(step) - 1 + -prev/(x-prev)) * s.cfg.Dt
-			if crossings == 0 {
-				first = tc
-			}
-			last, crossings = tc, crossings+1
-		}
-		prev = x
-	}
-	got := (last - first) / 4
+	got := period(s, 4, func() float64 { return s.pos(box).X }, nil)
 	t.Logf("period %.5f s, want %.5f", got, 1/1.5)
 	if relErr(got, 1/1.5, 1/1.5) > 0.02 {
 		t.Errorf("period %.5f s, want %.5f", got, 1/1.5)

@@ -1,7 +1,9 @@
 package systems_test
 
 import (
+	"encoding/binary"
 	"errors"
+	"hash"
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
@@ -231,7 +233,6 @@ func TestJointDeterminismAndAllocs(t *testing.T) {
 		s := newSim(t, func(c *systems.Config) { c.Workers, c.LargeIslandContacts = workers, 24 })
 		bodies := jointScene(s, 11)
 		h := fnv.New64a()
-		var buf [8]byte
 		for step := 1; step <= 420; step++ {
 			s.run(1)
 			switch step {
@@ -240,19 +241,7 @@ func TestJointDeterminismAndAllocs(t *testing.T) {
 			case 200:
 				s.joint(ecs.DistanceJoint(s.w, bodies[5], bodies[70], s.pos(bodies[5]), s.pos(bodies[70])))
 			}
-			for _, e := range bodies {
-				if !s.w.Alive(e) {
-					continue
-				}
-				t, v := s.transform(e), s.v(e)
-				for _, x := range []float64{t.P.X, t.P.Y, t.R.C, t.R.S, v.Lin.X, v.Lin.Y, v.Ang} {
-					u := math.Float64bits(x)
-					for k := range buf {
-						buf[k] = byte(u >> (8 * k))
-					}
-					h.Write(buf[:])
-				}
-			}
+			hashBodies(s, h, bodies)
 		}
 		if r := s.jointReport(); len(r) != 2 {
 			t.Errorf("%d workers: %d joints reported, want the 2 of the removed link", workers, len(r))
@@ -505,17 +494,7 @@ func TestJointsInColouredIslands(t *testing.T) {
 					}
 				}
 			}
-			for _, e := range bodies {
-				tr, v := s.transform(e), s.v(e)
-				for _, x := range []float64{tr.P.X, tr.P.Y, tr.R.C, tr.R.S, v.Lin.X, v.Lin.Y, v.Ang} {
-					var buf [8]byte
-					u := math.Float64bits(x)
-					for k := range buf {
-						buf[k] = byte(u >> (8 * k))
-					}
-					h.Write(buf[:])
-				}
-			}
+			hashBodies(s, h, bodies)
 			return h.Sum64(), worst, colored
 		}
 		one, worst, colored := run(1)
@@ -530,6 +509,22 @@ func TestJointsInColouredIslands(t *testing.T) {
 			if got, _, _ := run(w); got != one {
 				t.Errorf("%d piles, %d workers: hash %x, 1 worker %x", piles, w, got, one)
 			}
+		}
+	}
+}
+
+// hashBodies writes the bits of the pose and velocity of each live body of
+// es to h.
+func hashBodies(s *sim, h hash.Hash64, es []arche.Entity) {
+	var buf [8]byte
+	for _, e := range es {
+		if !s.w.Alive(e) {
+			continue
+		}
+		t, v := s.transform(e), s.v(e)
+		for _, x := range [...]float64{t.P.X, t.P.Y, t.R.C, t.R.S, v.Lin.X, v.Lin.Y, v.Ang} {
+			binary.LittleEndian.PutUint64(buf[:], math.Float64bits(x))
+			h.Write(buf[:])
 		}
 	}
 }

@@ -38,33 +38,31 @@ func (s *sim) anchorGap(je arche.Entity) float64 {
 	return s.transform(j.B).Apply(j.LocalAnchorB).Sub(s.transform(j.A).Apply(j.LocalAnchorA)).Len()
 }
 
-// swingPeriod runs s until bob has crossed x = 0 going right n+1 times and
-// returns the mean period between the crossings, and the largest value of
-// gap() seen on the way.
-func swingPeriod(s *sim, bob arche.Entity, n int, gap func() float64) (period, worst float64) {
-	dt := s.cfg.Dt
+// period runs s until x() has risen through 0 n+1 times and returns the
+// mean period between those crossings, each placed within its step by
+// linear interpolation; each, if not nil, runs after every step.
+func period(s *sim, n int, x func() float64, each func()) float64 {
 	var first, last float64
-	crossings := 0
-	prev := s.pos(bob).X
+	crossings, prev := 0, x()
 	for step := 1; crossings <= n; step++ {
 		if step > 100000 {
-			s.t.Fatalf("the pendulum crossed its axis %d times in %d steps", crossings, step)
+			s.t.Fatalf("crossed 0 going up %d times in %d steps", crossings, step)
 		}
 		s.run(1)
-		worst = math.Max(worst, gap())
-		x := s.pos(bob).X
-		if prev < 0 && x >= 0 {
-			// Interpolate the crossing time within the step.
-			tc := (float64(step) - 1 + -prev/(x-prev)) * dt
+		if each != nil {
+			each()
+		}
+		v := x()
+		if prev < 0 && v >= 0 {
+			tc := (float64(step) - 1 + -prev/(v-prev)) * s.cfg.Dt
 			if crossings == 0 {
 				first = tc
 			}
-			last = tc
-			crossings++
+			last, crossings = tc, crossings+1
 		}
-		prev = x
+		prev = v
 	}
-	return (last - first) / float64(n), worst
+	return (last - first) / float64(n)
 }
 
 // A disc of radius r on a revolute joint L below a static pivot, let go at
@@ -79,7 +77,8 @@ func TestRevolutePendulumPeriod(t *testing.T) {
 		j := s.joint(ecs.RevoluteJoint(s.w, pivot, bob, components.V(0, 0)))
 		g := 10.0
 		want := 2 * math.Pi * math.Sqrt((r*r/2+L*L)/(g*L)) * (1 + theta0*theta0/16)
-		got, gap := swingPeriod(s, bob, 5, func() float64 { return s.anchorGap(j) })
+		gap := 0.0
+		got := period(s, 5, func() float64 { return s.pos(bob).X }, func() { gap = math.Max(gap, s.anchorGap(j)) })
 		t.Logf("L %g: period %.5f s, want %.5f (%+.2f %%); anchors at most %.2g m apart", L, got, want, 100*(got-want)/want, gap)
 		if relErr(got, want, want) > 1e-3 {
 			t.Errorf("L %g: period %.4f s, want %.4f", L, got, want)
@@ -134,27 +133,8 @@ func TestDistanceSpringFrequency(t *testing.T) {
 		jd.Length = 1 // stretched by 0.5 m: it swings through x = -1
 		jd.EnableSpring, jd.Hertz = true, hz
 		s.joint(jd, err)
-		// Shift the axis so that swingPeriod sees crossings of the rest
-		// length.
-		centre := func() float64 { return s.pos(bob).X + 1 }
-		var first, last float64
-		crossings, prev := 0, centre()
-		for step := 1; crossings <= 4; step++ {
-			if step > 20000 {
-				t.Fatalf("%g Hz: no oscillation", hz)
-			}
-			s.run(1)
-			x := centre()
-			if prev < 0 && x >= 0 {
-				tc := (float64(step) - 1 + -prev/(x-prev)) * s.cfg.Dt
-				if crossings == 0 {
-					first = tc
-				}
-				last, crossings = tc, crossings+1
-			}
-			prev = x
-		}
-		got := (last - first) / 4
+		// Through the rest length, at x = -1.
+		got := period(s, 4, func() float64 { return s.pos(bob).X + 1 }, nil)
 		t.Logf("%g Hz: period %.5f s (%+.2f %%)", hz, got, 100*(got*hz-1))
 		if relErr(got, 1/hz, 1/hz) > 0.02 {
 			t.Errorf("%g Hz: period %.4f s, want %.4f", hz, got, 1/hz)
