@@ -58,6 +58,7 @@ type Profile struct {
 	Islands  int           // islands of awake dynamic bodies
 	Colored  int           // contact constraints solved by graph colour (large islands)
 	Colors   int           // colours used by the large-island graph
+	Joints   int           // joints solved (with at least one awake dynamic body)
 	// Swept is the number of fast bodies swept against the static bodies
 	// along their path this step (continuous collision), and Impacts the
 	// number of those moved back to the time they would have hit one.

@@ -244,6 +244,9 @@ func TestChainHangsAndSleeps(t *testing.T) {
 			if got := s.profile().Islands; got != 1 {
 				t.Errorf("the chain makes %d islands, want 1", got)
 			}
+			if got := s.profile().Joints; got != 20 {
+				t.Errorf("the profile counts %d joints, want 20", got)
+			}
 		}
 	}
 	t.Logf("asleep after %d steps; joints opened by %.3g m at most", s.step, worst)

@@ -314,6 +314,7 @@ func (p *Physics) Update(w *arche.World) {
 	prof.Frozen = len(p.frozen.ents)
 	prof.Pairs = p.numPairs()
 	prof.Contacts = len(p.s.Contacts)
+	prof.Joints = len(p.s.Joints)
 	prof.Points = p.points
 	prof.Islands = st.Islands
 	prof.Colored = st.Colored
