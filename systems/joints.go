@@ -31,8 +31,8 @@ type joints struct {
 }
 
 // jointSeen is a valid joint as a gather saw it, with the poses of its
-// sides that have no moving row (static, at rest or asleep): a host the
-// game moves must wake what hangs from it.
+// static sides (jointSide.host): a host the game moves must wake what
+// hangs from it.
 type jointSeen struct {
 	e      arche.Entity
 	a, b   arche.Entity
@@ -208,9 +208,21 @@ func (js *joints) changed(je arche.Entity, j *ecs.Joint, a, b *jointSide) bool {
 	if was && (r.a != j.A || r.b != j.B) {
 		js.gone = append(js.gone, r.a, r.b)
 	}
-	diff := was && (r.a != j.A || r.b != j.B || r.spec != j.JointSpec || r.xa != a.x || r.xb != b.x)
-	*r = jointSeen{e: je, a: j.A, b: j.B, xa: a.x, xb: b.x, spec: j.JointSpec, pass: js.pass}
+	xa, xb := a.host(), b.host()
+	diff := was && (r.a != j.A || r.b != j.B || r.spec != j.JointSpec || r.xa != xa || r.xb != xb)
+	*r = jointSeen{e: je, a: j.A, b: j.B, xa: xa, xb: xb, spec: j.JointSpec, pass: js.pass}
 	return diff
+}
+
+// host returns the pose of a static side (a static body, a kinematic one at
+// rest, the world), which the game may move under a sleeper, or the zero
+// pose for a moving or sleeping one: a sleeper moves only by waking, and
+// its pose taken in the tick it fell asleep would count as a move.
+func (s *jointSide) host() components.Transform {
+	if s.row >= 0 || s.sleeping {
+		return components.Transform{}
+	}
+	return s.x
 }
 
 // appendSleeper appends body e of a joint to wake if it sleeps.

@@ -528,3 +528,28 @@ func hashBodies(s *sim, h hash.Hash64, es []arche.Entity) {
 		}
 	}
 }
+
+// Jointed bodies that fall asleep stay asleep: nothing about their joints
+// changed. (The gather once took a sleeper's pose, now fixed, for a moved
+// host, and woke every jointed island in the tick after it fell asleep.)
+func TestJointedSleepersStayAsleep(t *testing.T) {
+	s := newSim(t, nil)
+	hook := s.add(staticBox(0, 5, 0.1, 0.1, 0))
+	lamp := s.add(dynCircle(0, 4, 0.2))
+	s.joint(ecs.DistanceJoint(s.w, hook, lamp, components.V(0, 5), components.V(0, 4)))
+	a, b := s.add(dynBox(3, 1, 0.5, 0.5)), s.add(dynBox(4, 1, 0.5, 0.5))
+	s.add(ground())
+	s.joint(ecs.WeldJoint(s.w, a, b, components.V(3.5, 1)))
+	for i := 0; i < 600 && !(s.asleep(lamp) && s.asleep(a)); i++ {
+		s.run(1)
+	}
+	if !s.asleep(lamp) || !s.asleep(a) || !s.asleep(b) {
+		t.Fatalf("the lamp or the welded boxes never fell asleep")
+	}
+	for i := 0; i < 120; i++ {
+		s.run(1)
+		if !s.asleep(lamp) || !s.asleep(a) || !s.asleep(b) {
+			t.Fatalf("%d ticks after falling asleep: lamp asleep %v, boxes %v %v", i+1, s.asleep(lamp), s.asleep(a), s.asleep(b))
+		}
+	}
+}
