@@ -10,10 +10,11 @@ import (
 // Joint is one joint constraint of a step between body rows A and B: the
 // caller fills the spec, the sides and the warm-start impulses, Solve
 // prepares and solves it with the island of its dynamic side, and Impulse
-// holds the step's impulses afterwards. The constraints are those of Box2D
-// v3 (revolute_joint.c, distance_joint.c, weld_joint.c), solved in the same
-// soft step as the contacts: the warm start, the biased solve and the relax
-// of every substep take the joints before the contacts.
+// holds the last substep's impulses afterwards. The constraints are those
+// of Box2D v3 (revolute_joint.c, distance_joint.c, weld_joint.c,
+// prismatic_joint.c, wheel_joint.c, mouse_joint.c), solved in the same soft
+// step as the contacts: the warm start, the biased solve and the relax of
+// every substep take the joints before the contacts.
 type Joint struct {
 	components.JointSpec
 	// A and B are body rows, or -1 for a side without a row: a static
@@ -24,13 +25,11 @@ type Joint struct {
 	Impulse      components.JointImpulse
 
 	// Prepared by Solve: the anchors relative to the centres and the
-	// centres' offset (B - A) at the start of the step, the start
-	// rotations, and the inverse masses (zero for a side that does not
-	// move under impulses).
+	// centres' offset (B - A) at the start of the step, and the inverse
+	// masses (zero for a side that does not move under impulses).
 	rA, rB, dc     components.Vec2
 	axis           components.Vec2 // a prismatic or wheel joint's unit axis at the start
-	qA, qB         components.Rot
-	angle0         float64 // the angle (relAngle) at the start of the step
+	angle0         float64         // the angle (relAngle) at the start of the step
 	mA, mB, iA, iB float64
 	spring         Softness
 }
@@ -69,7 +68,6 @@ func (s *Solver) prepareJoint(j *Joint, p *stepParams) {
 	}
 	j.rA, j.rB = xa.R.Rotate(j.LocalAnchorA), xb.R.Rotate(j.LocalAnchorB)
 	j.dc = xb.P.Sub(xa.P)
-	j.qA, j.qB = xa.R, xb.R
 	j.angle0 = math.Remainder(xa.R.InvMul(xb.R).Angle()-j.ReferenceAngle, 2*math.Pi)
 	j.spring = Softness{MassScale: 1}
 	if (j.EnableSpring || j.Kind == components.JointMouse) && j.Hertz > 0 {
@@ -145,7 +143,8 @@ func smallAngle(s, c float64) float64 {
 	return t * (1 - t2*(1.0/3-t2*(1.0/5-t2*(1.0/7-t2*(1.0/9-t2*(1.0/11-t2*(1.0/13-t2*(1.0/15))))))))
 }
 
-// warmStartJoint applies the impulses j carried over from the last step.
+// warmStartJoint applies the impulses j has accumulated: at a step's first
+// substep, those of the last substep of the step before.
 func (s *Solver) warmStartJoint(j *Joint, p *stepParams, elapsed float64) {
 	a, b := s.side(j.A, j.KindA, elapsed), s.side(j.B, j.KindB, elapsed)
 	rA, rB := a.dq.Rotate(j.rA), b.dq.Rotate(j.rB)
