@@ -92,6 +92,11 @@ type JointSpec struct {
 	MotorSpeed, MaxMotorTorque, MaxMotorForce float64
 	// MaxForce caps a mouse joint's pull, N; 0 leaves it uncapped.
 	MaxForce float64
+	// ForceThreshold and TorqueThreshold, when > 0, report the joint in
+	// ecs.JointEvents in every tick whose force (N) or torque (N m) on B
+	// exceeds them: a joint the game may break (Box2D v3.1's joint
+	// events). 0 reports nothing.
+	ForceThreshold, TorqueThreshold float64
 	// CollideConnected lets the two bodies collide with each other; by
 	// default they do not, as in Box2D.
 	CollideConnected bool
@@ -113,8 +118,8 @@ type JointImpulse struct {
 // Check returns the first field of s that a joint cannot work with and why,
 // or "" if there is none: an unknown kind, a value that is NaN or infinite,
 // a distance joint's Length <= 0, a zero LocalAxisA on a prismatic or wheel
-// joint, a negative Hertz, DampingRatio, MaxMotorTorque, MaxMotorForce or
-// MaxForce, limits with Lower > Upper (or a negative Lower on a distance
+// joint, a negative Hertz, DampingRatio, MaxMotorTorque, MaxMotorForce,
+// MaxForce or threshold, limits with Lower > Upper (or a negative Lower on a distance
 // joint, or angles outside [-pi, pi] on a revolute one).
 func (s *JointSpec) Check() (field, reason string) {
 	switch s.Kind {
@@ -149,6 +154,8 @@ func (s *JointSpec) Check() (field, reason string) {
 		{"MaxMotorTorque", s.MaxMotorTorque, 0},
 		{"MaxMotorForce", s.MaxMotorForce, 0},
 		{"MaxForce", s.MaxForce, 0},
+		{"ForceThreshold", s.ForceThreshold, 0},
+		{"TorqueThreshold", s.TorqueThreshold, 0},
 	} {
 		if !IsFinite(f.v) {
 			return f.name, "is NaN or infinite"
@@ -172,4 +179,26 @@ func (s *JointSpec) Check() (field, reason string) {
 		}
 	}
 	return "", ""
+}
+
+// Reaction returns the size of the force (N) and torque (N m) that the
+// impulses im of a joint of this spec applied to B over a substep of h
+// seconds (Config.Dt / Config.SubSteps): the limits', motor's and spring's
+// along with the constraint's own.
+func (s *JointSpec) Reaction(im *JointImpulse, h float64) (force, torque float64) {
+	switch s.Kind {
+	case JointRevolute:
+		return im.Linear.Len() / h, math.Abs(im.Motor+im.Lower-im.Upper) / h
+	case JointWeld:
+		return im.Linear.Len() / h, math.Abs(im.Angular) / h
+	case JointMouse:
+		return im.Linear.Len() / h, 0
+	case JointDistance:
+		return math.Abs(im.Axial+im.Lower-im.Upper) / h, 0
+	case JointPrismatic:
+		return math.Hypot(im.Linear.X, im.Axial+im.Lower-im.Upper+im.Motor) / h, math.Abs(im.Angular) / h
+	case JointWheel:
+		return math.Hypot(im.Linear.X, im.Axial+im.Lower-im.Upper) / h, math.Abs(im.Motor) / h
+	}
+	return 0, 0
 }

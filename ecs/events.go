@@ -46,6 +46,20 @@ type ContactEnd struct {
 	A, B arche.Entity
 }
 
+// JointEvents is the world resource with the joints whose force or torque
+// exceeded their ForceThreshold or TorqueThreshold in the last tick, in
+// the same order for any worker count; overwritten by every Update.
+type JointEvents struct {
+	Exceeded []JointExceeded
+}
+
+// JointExceeded is a joint over its threshold: the size of the force (N)
+// and torque (N m) it applied to its body B in the tick's last substep.
+type JointExceeded struct {
+	Joint         arche.Entity
+	Force, Torque float64
+}
+
 // ContactHit is a contact point that approached faster than
 // Config.HitSpeed and pushed in this tick's solve: Speed is its approach
 // speed along Normal (from A to B) at the start of the tick, or, for a

@@ -28,6 +28,8 @@ type joints struct {
 	live, prev []arche.Entity
 	pass       uint32         // counts the gathers
 	gone       []arche.Entity // bodies of joints gone since the last gather
+	// exceeded lists the joints over their thresholds this tick.
+	exceeded []ecs.JointExceeded
 }
 
 // jointSeen is a valid joint as a gather saw it, with the poses of its
@@ -233,10 +235,22 @@ func appendSleeper(wake []arche.Entity, e arche.Entity, s *jointSide) []arche.En
 	return wake
 }
 
-// storeJoints writes the step's joint impulses back to their components.
+// storeJoints writes the step's joint impulses back to their components,
+// and lists the joints whose force or torque exceeded its threshold.
 func (p *Physics) storeJoints() {
-	for k, e := range p.joints.ents {
-		p.joints.comps.Get(e).Impulse = p.s.Joints[k].Impulse
+	js := &p.joints
+	js.exceeded = js.exceeded[:0]
+	h := p.cfg.Dt / float64(p.cfg.SubSteps)
+	for k, e := range js.ents {
+		j := &p.s.Joints[k]
+		p.joints.comps.Get(e).Impulse = j.Impulse
+		if j.ForceThreshold == 0 && j.TorqueThreshold == 0 {
+			continue
+		}
+		f, t := j.Reaction(&j.Impulse, h)
+		if j.ForceThreshold > 0 && f > j.ForceThreshold || j.TorqueThreshold > 0 && t > j.TorqueThreshold {
+			js.exceeded = append(js.exceeded, ecs.JointExceeded{Joint: e, Force: f, Torque: t})
+		}
 	}
 }
 

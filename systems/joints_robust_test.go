@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	arche "github.com/mlange-42/arche/ecs"
+	"github.com/mlange-42/arche/generic"
 	"github.com/tumble2d/tumble/components"
 	"github.com/tumble2d/tumble/ecs"
 	"github.com/tumble2d/tumble/systems"
@@ -214,6 +215,7 @@ func jointScene(s *sim, seed uint64) (bodies []arche.Entity) {
 	// between others, and one dragged by a mouse joint to the world.
 	j, err := ecs.RevoluteJoint(s.w, es[0], es[1], s.pos(es[0]).Add(s.pos(es[1])).Scale(0.5))
 	j.EnableMotor, j.MotorSpeed, j.MaxMotorTorque = true, 2, 5
+	j.ForceThreshold, j.TorqueThreshold = 0.5, 0.5 // reported in most ticks
 	s.joint(j, err)
 	j, err = ecs.PrismaticJoint(s.w, es[2], es[3], s.pos(es[3]), components.V(1, 0.2))
 	j.EnableLimit, j.Lower, j.Upper, j.EnableMotor, j.MotorSpeed, j.MaxMotorForce = true, -0.5, 0.5, true, 0.3, 2
@@ -341,6 +343,9 @@ func TestJointImpulseIsTheForce(t *testing.T) {
 		h := s.cfg.Dt / float64(substeps)
 		if f := j.Impulse.Linear.Scale(1 / h); f.Sub(components.V(0, 20)).Len() > 0.02 {
 			t.Errorf("%d substeps: the pin holds the 2 kg bob with %v N, want (0, 20)", substeps, f)
+		}
+		if f, tq := j.Reaction(&j.Impulse, h); math.Abs(f-20) > 0.02 || tq != 0 {
+			t.Errorf("%d substeps: Reaction gives %.4f N and %.4f N m, want 20 and 0", substeps, f, tq)
 		}
 	}
 }
@@ -551,5 +556,57 @@ func TestJointedSleepersStayAsleep(t *testing.T) {
 		if !s.asleep(lamp) || !s.asleep(a) || !s.asleep(b) {
 			t.Fatalf("%d ticks after falling asleep: lamp asleep %v, boxes %v %v", i+1, s.asleep(lamp), s.asleep(a), s.asleep(b))
 		}
+	}
+}
+
+// A joint over its force or torque threshold is reported in JointEvents in
+// every tick it stays over, and a game that removes it on the event breaks
+// it: a bob that grows heavier than its cord holds falls.
+func TestJointEventsBreakJoints(t *testing.T) {
+	s := newSim(t, nil)
+	d := dynCircle(0, 3, 0.2)
+	d.Mass = 2
+	bob := s.add(d)
+	cj, err := ecs.DistanceJoint(s.w, arche.Entity{}, bob, components.V(0, 4), components.V(0, 3))
+	cj.ForceThreshold = 25 // the 2 kg bob weighs 20 N
+	cord := s.joint(cj, err)
+	wheel := s.add(dynCircle(3, 3, 0.5))
+	wj, err := ecs.RevoluteJoint(s.w, arche.Entity{}, wheel, components.V(3, 3))
+	wj.EnableMotor, wj.MotorSpeed, wj.MaxMotorTorque = true, 5, 3 // spins up at full torque for 10 ticks
+	wj.TorqueThreshold = 2
+	axle := s.joint(wj, err)
+	events := generic.NewResource[ecs.JointEvents](s.w)
+	s.run(5)
+	got := events.Get().Exceeded
+	if len(got) != 1 || got[0].Joint != axle || math.Abs(got[0].Torque-3) > 1e-9 {
+		t.Fatalf("events %+v, want the axle's motor at 3 N m", got)
+	}
+	s.run(25) // at its speed, the motor holds no torque
+	if got := events.Get().Exceeded; len(got) != 0 {
+		t.Fatalf("events %+v once the wheel turns at its speed, want none", got)
+	}
+	if err := ecs.SetMass(s.w, bob, 3, 0.06); err != nil {
+		t.Fatal(err)
+	}
+	broke := false
+	for i := 0; i < 60 && !broke; i++ {
+		s.run(1)
+		for _, ev := range events.Get().Exceeded {
+			if ev.Joint == cord {
+				if math.Abs(ev.Force-30) > 1 {
+					t.Errorf("the cord is reported at %.2f N, want about 30", ev.Force)
+				}
+				s.w.RemoveEntity(cord)
+				broke = true
+			}
+		}
+	}
+	if !broke {
+		t.Fatalf("the cord holding 30 N was never reported")
+	}
+	y := s.pos(bob).Y
+	s.run(30)
+	if s.pos(bob).Y > y-1 {
+		t.Errorf("the bob did not fall once its cord broke: %.3f m, then %.3f", y, s.pos(bob).Y)
 	}
 }

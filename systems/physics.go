@@ -48,6 +48,7 @@ type Physics struct {
 	profile     generic.Resource[ecs.Profile]
 	report      generic.Resource[ecs.Report]
 	events      generic.Resource[ecs.ContactEvents]
+	jointEvents generic.Resource[ecs.JointEvents]
 	lastGravity components.Vec2
 	stepped     bool
 	// The solver's speed caps, squared for the linear one: the gather
@@ -191,6 +192,10 @@ func (p *Physics) Initialize(w *arche.World) {
 	if !p.events.Has() {
 		p.events.Add(&ecs.ContactEvents{})
 	}
+	p.jointEvents = generic.NewResource[ecs.JointEvents](w)
+	if !p.jointEvents.Has() {
+		p.jointEvents.Add(&ecs.JointEvents{})
+	}
 	p.lastGravity = p.gravity.Get().V
 	p.pool = newPool(p.cfg.workers(), p.cfg.ProfileContext, p.cfg.TimeJobs)
 	p.storePoints = make([]workerCount, p.pool.Workers())
@@ -215,6 +220,9 @@ func (p *Physics) Finalize(w *arche.World) {
 	}
 	if p.events.Has() {
 		p.events.Remove()
+	}
+	if p.jointEvents.Has() {
+		p.jointEvents.Remove()
 	}
 	p.pool.close()
 	p.world = nil
@@ -310,6 +318,8 @@ func (p *Physics) Update(w *arche.World) {
 	rep.Errors = append(rep.Errors[:0], p.errs...)
 	rep.Joints = append(rep.Joints[:0], p.joints.errs...)
 	p.publishEvents()
+	je := p.jointEvents.Get()
+	je.Exceeded = append(je.Exceeded[:0], p.joints.exceeded...)
 	prof.Bodies = len(p.ents)
 	prof.Frozen = len(p.frozen.ents)
 	prof.Pairs = p.numPairs()
