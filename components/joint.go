@@ -39,7 +39,8 @@ const (
 	JointMouse
 )
 
-// String returns "revolute", "distance", "weld" or "invalid".
+// String returns the kind's name ("revolute", "distance", "weld",
+// "prismatic", "wheel", "mouse"), or "invalid".
 func (k JointKind) String() string {
 	switch k {
 	case JointRevolute:
@@ -76,7 +77,9 @@ type JointSpec struct {
 	Length float64
 	// EnableSpring makes a distance or weld joint a damped spring of
 	// natural frequency Hertz (>= 0; 0: no spring force, so a distance
-	// joint is free between its limits) and damping ratio DampingRatio.
+	// joint is free between its limits) and damping ratio DampingRatio,
+	// and springs a prismatic or wheel joint's translation towards 0. A
+	// mouse joint is always a spring, of Hertz > 0.
 	EnableSpring        bool
 	Hertz, DampingRatio float64
 	// EnableLimit bounds a revolute joint's angle, a springy distance
@@ -166,6 +169,9 @@ func (s *JointSpec) Check() (field, reason string) {
 	}
 	if s.Kind == JointDistance && s.Length <= 0 {
 		return "Length", "must be > 0 for a distance joint"
+	}
+	if s.Kind == JointMouse && s.Hertz == 0 {
+		return "Hertz", "must be > 0 for a mouse joint: it pulls on a spring"
 	}
 	if s.EnableLimit {
 		if s.Lower > s.Upper {

@@ -183,15 +183,20 @@ func WheelJoint(w *arche.World, a, b arche.Entity, axis components.Vec2, hertz, 
 // MouseJoint returns a mouse joint that pulls the point of body b now at
 // the world point target towards target (the zero entity's anchor, a
 // world point), on a 5 Hz spring of damping ratio 0.7 with at most 1 000
-// times b's weight at 1 g, Box2D's sample settings. Move the target by
-// setting LocalAnchorA through [JointOf] each tick.
+// times b's weight under the world's gravity (10 m/s^2 if it has none),
+// Box2D's sample settings. Move the target by setting LocalAnchorA
+// through [JointOf] each tick.
 func MouseJoint(w *arche.World, b arche.Entity, target components.Vec2) (Joint, error) {
 	_, tb, err := anchors(w, arche.Entity{}, b)
 	if err != nil {
 		return Joint{}, err
 	}
 	_, _, _, _, _, m, _ := schemaOf(w).bodies.Get(b)
+	g := GetGravity(w).Len()
+	if g == 0 {
+		g = 10
+	}
 	return Joint{B: b, JointSpec: components.JointSpec{Kind: components.JointMouse,
 		LocalAnchorA: target, LocalAnchorB: tb.InvApply(target),
-		Hertz: 5, DampingRatio: 0.7, MaxForce: 1000 * 9.81 * m.Mass}}, nil
+		Hertz: 5, DampingRatio: 0.7, MaxForce: 1000 * g * m.Mass}}, nil
 }

@@ -208,7 +208,7 @@ func (s *Solver) solveJoint(j *Joint, p *stepParams, elapsed float64, useBias bo
 	case components.JointPrismatic, components.JointWheel:
 		s.solveLine(j, p, &a, &b, useBias)
 	case components.JointMouse:
-		s.solveMouse(j, p, &a, &b, useBias)
+		s.solveMouse(j, p, &a, &b)
 	}
 	s.put(p, j.A, j.KindA, &a)
 	s.put(p, j.B, j.KindB, &b)
@@ -224,7 +224,8 @@ func limitImpulse(c, cdot, m float64, acc *float64, p *stepParams, useBias bool)
 	if c > 0 {
 		bias = c * p.invH
 	} else if useBias {
-		bias, ms, is = capBias(p.joint.BiasRate*c, p.maxPushOut), p.joint.MassScale, p.joint.ImpulseScale
+		ms, is = p.joint.MassScale, p.joint.ImpulseScale
+		bias = capBias(p.joint.BiasRate*c, p.maxPushOut+loadBias(*acc/m, ms, is))
 	}
 	imp := -m*ms*(cdot+bias) - is**acc
 	n := math.Max(*acc+imp, 0)
@@ -233,13 +234,22 @@ func limitImpulse(c, cdot, m float64, acc *float64, p *stepParams, useBias bool)
 }
 
 // capBias limits the speed (m/s, or rad/s for an angle) at which a joint's
-// soft correction takes back an error to MaxPushOut, the contacts' limit.
-// Uncapped, an error of metres was taken back at tens of metres a second:
-// a light body holding long lever arms that struck the ground opened its
-// joints 0.9 m in a step, and the correction of that fed the next, until
-// the speeds ran past 1e100 m/s. Springs are not capped: their pull is the
-// force the game asked for.
+// soft correction takes back an error: to MaxPushOut, the contacts' limit,
+// over what the joint's load needs (loadBias). Uncapped, an error of metres
+// was taken back at tens of metres a second: a light body holding long
+// lever arms that struck the ground opened its joints 0.9 m in a step, and
+// the correction of that fed the next, until the speeds ran past 1e100
+// m/s. Capped at MaxPushOut alone, a loaded joint could not hold: a soft
+// joint holds a steady load with a steady error, whose bias grows with the
+// load, and a crane of 0.04 kg links carrying 100 kg stretched without end.
+// Springs are not capped: their pull is the force the game asked for.
 func capBias(b, limit float64) float64 { return math.Max(-limit, math.Min(b, limit)) }
+
+// loadBias returns the bias at which a soft row of this softness (ms, is)
+// holds still under its accumulated impulse: the impulse times the
+// inverse effective mass (k acc), times is / ms, from 0 = -ms (cdot + bias)
+// / k - is acc at cdot = 0.
+func loadBias(kAcc, ms, is float64) float64 { return math.Abs(kAcc) * is / ms }
 
 // capBias2 is capBias for a vector, along its own direction.
 func capBias2(b components.Vec2, limit float64) components.Vec2 {
@@ -308,7 +318,8 @@ func (s *Solver) solveWeld(j *Joint, p *stepParams, a, b *jointBody, useBias boo
 	if k := j.iA + j.iB; k > 0 {
 		bias, ms, is := 0.0, 1.0, 0.0
 		if useBias || springy {
-			bias, ms, is = capBias(soft.BiasRate*j.relAngle(a, b), limit), soft.MassScale, soft.ImpulseScale
+			ms, is = soft.MassScale, soft.ImpulseScale
+			bias = capBias(soft.BiasRate*j.relAngle(a, b), limit+loadBias(k*j.Impulse.Angular, ms, is))
 		}
 		imp := -ms*(b.w-a.w+bias)/k - is*j.Impulse.Angular
 		j.Impulse.Angular += imp
@@ -334,11 +345,6 @@ func (s *Solver) solvePoint(j *Joint, soft Softness, limit, maxImpulse float64, 
 	sep := b.dp.Sub(a.dp).Add(rB.Sub(rA)).Add(j.dc)
 	rA = rA.Add(sep)
 	cdot := b.v.Add(components.CrossSV(b.w, rB)).Sub(a.v.Add(components.CrossSV(a.w, rA)))
-	bias := components.Vec2{}
-	ms, is := 1.0, 0.0
-	if useBias {
-		bias, ms, is = capBias2(sep.Scale(soft.BiasRate), limit), soft.MassScale, soft.ImpulseScale
-	}
 	m := j.mA + j.mB
 	k11 := m + rA.Y*rA.Y*j.iA + rB.Y*rB.Y*j.iB
 	k12 := -rA.Y*rA.X*j.iA - rB.Y*rB.X*j.iB
@@ -347,9 +353,16 @@ func (s *Solver) solvePoint(j *Joint, soft Softness, limit, maxImpulse float64, 
 	if det == 0 {
 		return
 	}
+	old := j.Impulse.Linear
+	bias := components.Vec2{}
+	ms, is := 1.0, 0.0
+	if useBias {
+		ms, is = soft.MassScale, soft.ImpulseScale
+		load := components.V(k11*old.X+k12*old.Y, k12*old.X+k22*old.Y) // K old
+		bias = capBias2(sep.Scale(soft.BiasRate), limit+loadBias(load.Len(), ms, is))
+	}
 	r, inv := cdot.Add(bias), 1/det
 	x := components.V((k22*r.X-k12*r.Y)*inv, (k11*r.Y-k12*r.X)*inv)
-	old := j.Impulse.Linear
 	imp := x.Scale(-ms).MulAdd(-is, old)
 	if acc := old.Add(imp); maxImpulse > 0 && acc.LenSq() > maxImpulse*maxImpulse {
 		imp = acc.Scale(maxImpulse / acc.Len()).Sub(old)
@@ -390,7 +403,8 @@ func (s *Solver) solveDistance(j *Joint, p *stepParams, a, b *jointBody, useBias
 	if !j.EnableSpring {
 		bias, ms, is := 0.0, 1.0, 0.0
 		if useBias {
-			bias, ms, is = capBias(p.joint.BiasRate*(length-j.Length), p.maxPushOut), p.joint.MassScale, p.joint.ImpulseScale
+			ms, is = p.joint.MassScale, p.joint.ImpulseScale
+			bias = capBias(p.joint.BiasRate*(length-j.Length), p.maxPushOut+loadBias(k*im.Axial, ms, is))
 		}
 		imp := -ms*m*(vr()+bias) - is*im.Axial
 		im.Axial += imp
@@ -484,7 +498,8 @@ func (s *Solver) solveLine(j *Joint, p *stepParams, a, b *jointBody, useBias boo
 		if k11 == 0 {
 			return
 		}
-		imp := -ms*(vAcross+capBias(bias*g.across, p.maxPushOut))/k11 - is*im.Linear.X
+		bc := capBias(bias*g.across, p.maxPushOut+loadBias(k11*im.Linear.X, ms, is))
+		imp := -ms*(vAcross+bc)/k11 - is*im.Linear.X
 		im.Linear.X += imp
 		P := g.perp.Scale(imp)
 		a.v = a.v.MulAdd(-j.mA, P)
@@ -504,7 +519,9 @@ func (s *Solver) solveLine(j *Joint, p *stepParams, a, b *jointBody, useBias boo
 	}
 	r := components.V(vAcross, b.w-a.w)
 	if useBias {
-		r = r.Add(components.V(capBias(bias*g.across, p.maxPushOut), capBias(bias*j.relAngle(a, b), p.maxPushOut)))
+		r = r.Add(components.V(
+			capBias(bias*g.across, p.maxPushOut+loadBias(k11*im.Linear.X+k12*im.Angular, ms, is)),
+			capBias(bias*j.relAngle(a, b), p.maxPushOut+loadBias(k12*im.Linear.X+k22*im.Angular, ms, is))))
 	}
 	inv := 1 / det
 	x := components.V((k22*r.X-k12*r.Y)*inv, (k11*r.Y-k12*r.X)*inv)
@@ -518,19 +535,15 @@ func (s *Solver) solveLine(j *Joint, p *stepParams, a, b *jointBody, useBias boo
 	b.w += j.iB * (imp.X*g.s2 + imp.Y)
 }
 
-// solveMouse pulls B's anchor towards A's on the joint's spring (or, at 0
-// Hertz, rigidly in the biased pass), with the accumulated impulse capped
-// at MaxForce over the substep (Box2D v3 mouse_joint.c).
-func (s *Solver) solveMouse(j *Joint, p *stepParams, a, b *jointBody, useBias bool) {
-	soft, on := j.spring, true
-	if j.Hertz == 0 {
-		soft, on = p.joint, useBias
-	}
+// solveMouse pulls B's anchor towards A's on the joint's spring (Hertz >
+// 0, JointSpec.Check), in both passes as springs do, with the accumulated
+// impulse capped at MaxForce over the substep (Box2D v3 mouse_joint.c).
+func (s *Solver) solveMouse(j *Joint, p *stepParams, a, b *jointBody) {
 	maxImpulse := 0.0
 	if j.MaxForce > 0 {
 		maxImpulse = p.h * j.MaxForce
 	}
-	s.solvePoint(j, soft, math.Inf(1), maxImpulse, a, b, on)
+	s.solvePoint(j, j.spring, math.Inf(1), maxImpulse, a, b, true)
 }
 
 // Joint colours: the joints of the large islands, coloured so that no two

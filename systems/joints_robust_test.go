@@ -50,6 +50,7 @@ func TestNewJointRefusesBadJoints(t *testing.T) {
 		{"wheel with a NaN axis", rev(func(j *ecs.Joint) { j.Kind, j.LocalAxisA.Y = components.JointWheel, nan }), "LocalAxisA"},
 		{"negative motor force", rev(func(j *ecs.Joint) { j.MaxMotorForce = -1 }), "MaxMotorForce"},
 		{"negative mouse force", rev(func(j *ecs.Joint) { j.Kind, j.MaxForce = components.JointMouse, -1 }), "MaxForce"},
+		{"mouse without a spring", rev(func(j *ecs.Joint) { j.Kind = components.JointMouse }), "Hertz"},
 		{"world as B", rev(func(j *ecs.Joint) { j.B = arche.Entity{} }), "B"},
 		{"one body", rev(func(j *ecs.Joint) { j.B = j.A }), "B"},
 		{"removed body", rev(func(j *ecs.Joint) { j.B = gone }), "B"},
@@ -608,5 +609,36 @@ func TestJointEventsBreakJoints(t *testing.T) {
 	s.run(30)
 	if s.pos(bob).Y > y-1 {
 		t.Errorf("the bob did not fall once its cord broke: %.3f m, then %.3f", y, s.pos(bob).Y)
+	}
+}
+
+// Loaded joints hold their load with a steady error, at any MaxPushOut:
+// a crane of ten 0.04 kg links carrying a crate 250 and 2 500 times
+// heavier. With the correction capped at MaxPushOut alone, the 100 kg
+// crate sank without end (to -223 m in 10 s), and at MaxPushOut 0.5 the
+// 10 kg one too.
+func TestLoadedJointsHold(t *testing.T) {
+	for _, pushOut := range []float64{0.5, 3} {
+		for _, density := range []float64{10, 100} {
+			s := newSim(t, func(c *systems.Config) { c.Sleep, c.MaxPushOut = false, pushOut })
+			prev := arche.Entity{}
+			for i := 0; i < 10; i++ {
+				link := s.add(dynBox(0, -0.25-0.5*float64(i), 0.04, 0.25))
+				s.joint(ecs.RevoluteJoint(s.w, prev, link, components.V(0, -0.5*float64(i))))
+				prev = link
+			}
+			cd := dynBox(0, -5.5, 0.5, 0.5)
+			cd.Density = density
+			crate := s.add(cd)
+			s.joint(ecs.RevoluteJoint(s.w, prev, crate, components.V(0, -5)))
+			s.run(300)
+			y5 := s.pos(crate).Y
+			s.run(300)
+			y10 := s.pos(crate).Y
+			t.Logf("MaxPushOut %g, %.0f kg crate: at %.4f m after 5 s, %.4f after 10 (hung at -5.5)", pushOut, s.mass.Get(crate).Mass, y5, y10)
+			if y10 < -5.5-5 || math.Abs(y10-y5) > 1 {
+				t.Errorf("MaxPushOut %g, %.0f kg crate: at %.3f m after 5 s and %.3f after 10, want held", pushOut, s.mass.Get(crate).Mass, y5, y10)
+			}
+		}
 	}
 }
