@@ -37,20 +37,25 @@ func DefaultBodyDef() BodyDef {
 	return BodyDef{Type: components.Dynamic, Density: 1, Friction: 0.6, GravityScale: 1}
 }
 
-// DefError is the error for a refused [BodyDef]: Field names the offending
-// field, Reason says what is wrong with it.
+// DefError is the error for a refused [BodyDef], or [Joint] if Joint is
+// set: Field names the offending field, Reason says what is wrong with it.
 type DefError struct {
 	Index  int // position in the batch, or -1 for a single body
 	Field  string
 	Reason string
+	Joint  bool // a joint was refused ([NewJoint])
 }
 
 // Error returns a message naming the field.
 func (e *DefError) Error() string {
-	if e.Index >= 0 {
-		return fmt.Sprintf("tumble: body definition %d: %s %s", e.Index, e.Field, e.Reason)
+	what := "body"
+	if e.Joint {
+		what = "joint"
 	}
-	return fmt.Sprintf("tumble: body definition: %s %s", e.Field, e.Reason)
+	if e.Index >= 0 {
+		return fmt.Sprintf("tumble: %s definition %d: %s %s", what, e.Index, e.Field, e.Reason)
+	}
+	return fmt.Sprintf("tumble: %s definition: %s %s", what, e.Field, e.Reason)
 }
 
 func defErr(field, reason string) error { return &DefError{Index: -1, Field: field, Reason: reason} }

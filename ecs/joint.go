@@ -78,7 +78,7 @@ func CheckJoint(w *arche.World, j *Joint) (field, reason string) {
 // unchanged.
 func NewJoint(w *arche.World, j Joint) (arche.Entity, error) {
 	if field, reason := CheckJoint(w, &j); field != "" {
-		return arche.Entity{}, &DefError{Index: -1, Field: field, Reason: reason}
+		return arche.Entity{}, &DefError{Index: -1, Field: field, Reason: reason, Joint: true}
 	}
 	if w.IsLocked() {
 		return arche.Entity{}, fmt.Errorf("tumble: NewJoint: %w", ErrWorldLocked)

@@ -7,6 +7,7 @@ import (
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	arche "github.com/mlange-42/arche/ecs"
@@ -60,8 +61,8 @@ func TestNewJointRefusesBadJoints(t *testing.T) {
 	for _, c := range cases {
 		e, err := ecs.NewJoint(s.w, c.j)
 		var de *ecs.DefError
-		if !errors.As(err, &de) || de.Field != c.field {
-			t.Errorf("%s: got %v, want a DefError on %s", c.name, err, c.field)
+		if !errors.As(err, &de) || de.Field != c.field || !de.Joint || !strings.HasPrefix(err.Error(), "tumble: joint definition: "+c.field) {
+			t.Errorf("%s: got %v, want a joint's DefError on %s", c.name, err, c.field)
 		}
 		if !e.IsZero() {
 			t.Errorf("%s: an entity was created", c.name)
