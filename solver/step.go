@@ -298,6 +298,8 @@ type Solver struct {
 	// being jointOrder[jointColorStart[k]:jointColorStart[k+1]] (joint.go,
 	// colorJoints).
 	largeJoints     bool
+	largeHub        bool    // a large island has a hub (smallIsland.hub)
+	jointsOf        []uint8 // by body row: its joints, up to 255
 	jointOrder      []int32
 	jointColorStart []int32
 	jointMask       []uint64 // by body row: the colours of its joints so far
@@ -349,6 +351,7 @@ type smallIsland struct {
 	island     int32
 	start, end int32
 	heavy      bool // solved with pHeavy (see Solver.heavyLink)
+	hub        bool // a body of it has hubJoints joints or more (jointPasses)
 }
 
 // Stats counts what the last BuildIslands found.
@@ -383,7 +386,8 @@ func (s *Solver) BuildIslandsOn(ex Executor, prm *Params) Stats {
 	s.small, s.free = s.small[:0], s.free[:0]
 	s.largeBodies, s.largeLinks = s.largeBodies[:0], s.largeLinks[:0]
 	s.large = s.large[:0]
-	s.largeJoints = false
+	s.largeJoints, s.largeHub = false, false
+	s.countJoints()
 	s.push = resize(s.push, len(s.Links))
 	s.elasticLarge.Store(false)
 	var st Stats
@@ -399,9 +403,10 @@ func (s *Solver) BuildIslandsOn(ex Executor, prm *Params) Stats {
 			}
 		}
 		nj := is.JointStart[k+1] - is.JointStart[k]
+		hub := nj > 0 && s.hubIsland(k)
 		switch {
 		case nc == 0 && nj > 0:
-			s.small = append(s.small, smallIsland{island: int32(k), heavy: heavy})
+			s.small = append(s.small, smallIsland{island: int32(k), heavy: heavy, hub: hub})
 		case nc == 0:
 			s.free = append(s.free, is.Bodies(k)...)
 		case nc >= prm.LargeIslandContacts:
@@ -410,9 +415,10 @@ func (s *Solver) BuildIslandsOn(ex Executor, prm *Params) Stats {
 			s.largeBodies = append(s.largeBodies, is.Bodies(k)...)
 			s.large = append(s.large, largeIsland{start: start, end: int32(len(s.largeBodies)), island: int32(k)})
 			s.largeJoints = s.largeJoints || nj > 0
+			s.largeHub = s.largeHub || hub
 			s.largeLinks = append(s.largeLinks, is.Contacts(k)...)
 		default:
-			s.small = append(s.small, smallIsland{island: int32(k), heavy: heavy})
+			s.small = append(s.small, smallIsland{island: int32(k), heavy: heavy, hub: hub})
 		}
 	}
 	slices.SortStableFunc(s.small, func(a, b smallIsland) int {
@@ -740,6 +746,10 @@ func (s *Solver) solveLarge(ex Executor, t *stageTask) {
 	s.largeBounds(ex, t)
 	s.colorStage(ex, t, modeRestitution, 0)
 	s.largeRestLimits(ex, t)
+	if s.largeJoints {
+		t.list, t.mode = rows, modeCapRows
+		ex.For(len(rows), 0, t)
+	}
 }
 
 // largeBounds sums the step's energy bound of the large islands of t's
@@ -801,20 +811,33 @@ func (s *Solver) largeJointStage(ex Executor, t *stageTask, mode int, elapsed fl
 	t.mode, t.jointMode, t.elapsed = modeJoints, mode, elapsed
 	if len(s.groups) > 1 {
 		for li := g.islands[0]; li < g.islands[1]; li++ {
-			for _, ji := range s.Islands.Joints(int(s.large[li].island)) {
-				t.joint(&s.Joints[ji])
+			joints := s.Islands.Joints(int(s.large[li].island))
+			passes := 1
+			if mode == modeSolve || mode == modeRelax {
+				passes = jointPasses(s.largeHub)
+			}
+			for range passes {
+				for _, ji := range joints {
+					t.joint(&s.Joints[ji])
+				}
 			}
 		}
 		return
 	}
-	for k := 0; k+1 < len(s.jointColorStart); k++ {
-		t.base = int(s.jointColorStart[k])
-		n := int(s.jointColorStart[k+1]) - t.base
-		if k == overflowJointColor {
-			t.Run(0, n, 0) // their bodies share colours: one at a time
-			continue
+	passes := 1
+	if mode == modeSolve || mode == modeRelax {
+		passes = jointPasses(s.largeHub)
+	}
+	for range passes {
+		for k := 0; k+1 < len(s.jointColorStart); k++ {
+			t.base = int(s.jointColorStart[k])
+			n := int(s.jointColorStart[k+1]) - t.base
+			if k == overflowJointColor {
+				t.Run(0, n, 0) // their bodies share colours: one at a time
+				continue
+			}
+			ex.For(n, jointGrain, t)
 		}
-		ex.For(n, jointGrain, t)
 	}
 }
 
@@ -927,6 +950,7 @@ const (
 	modeRestLimit
 	modePrepare // the joints' preparation (largeJointStage)
 	modeJoints  // a stage over a colour of joints (largeJointStage)
+	modeCapRows // the speed caps of the rows of islands with joints (capRows)
 )
 
 // stageTask is the one Task of the solver; its fields select the stage. The
@@ -962,6 +986,9 @@ func (t *stageTask) Run(lo, hi, _ int) {
 	case modeIntegrateVelocities:
 		integrateVelocities(p, s.Bodies, s.Sims, t.list, lo, hi)
 	case modeIntegratePositions:
+		if s.largeJoints {
+			capRows(p, s.Bodies, s.Sims, t.list[lo:hi])
+		}
 		integratePositions(p, s.Bodies, s.Sims, t.list, lo, hi)
 	case modeWarmStart:
 		cs := s.Contacts[t.base+lo : t.base+hi]
@@ -997,6 +1024,8 @@ func (t *stageTask) Run(lo, hi, _ int) {
 		s.boundChunks(t.mode, t.base+lo, t.base+hi)
 	case modeKeepRest:
 		s.keepRest(t.list[lo:hi])
+	case modeCapRows:
+		capRows(p, s.Bodies, s.Sims, t.list[lo:hi])
 	case modeJoints:
 		for _, ji := range s.jointOrder[t.base+lo : t.base+hi] {
 			t.joint(&s.Joints[ji])
@@ -1043,15 +1072,22 @@ func (s *Solver) solveIsland(sm *smallIsland) {
 		for i := range cs {
 			warmStart(&cs[i], s.Bodies)
 		}
-		for _, ji := range joints {
-			s.solveJoint(&s.Joints[ji], p, elapsed, true)
+		for range jointPasses(sm.hub) {
+			for _, ji := range joints {
+				s.solveJoint(&s.Joints[ji], p, elapsed, true)
+			}
 		}
 		for i := range cs {
 			solveContact(&cs[i], s.Bodies, p, elapsed, true, flip)
 		}
+		if len(joints) > 0 {
+			capRows(p, s.Bodies, s.Sims, bodies)
+		}
 		integratePositions(p, s.Bodies, s.Sims, bodies, 0, len(bodies))
-		for _, ji := range joints {
-			s.solveJoint(&s.Joints[ji], p, elapsed+p.h, false)
+		for range jointPasses(sm.hub) {
+			for _, ji := range joints {
+				s.solveJoint(&s.Joints[ji], p, elapsed+p.h, false)
+			}
 		}
 		for i := range cs {
 			solveContact(&cs[i], s.Bodies, p, elapsed+p.h, false, !flip)
@@ -1088,6 +1124,9 @@ func (s *Solver) solveIsland(sm *smallIsland) {
 	}
 	if rest {
 		s.limitRest(bodies, frame, k0, kb, w)
+	}
+	if len(joints) > 0 {
+		capRows(p, s.Bodies, s.Sims, bodies)
 	}
 }
 

@@ -35,7 +35,11 @@ func (s *sim) anchorGap(je arche.Entity) float64 {
 	if err != nil {
 		s.t.Fatal(err)
 	}
-	return s.transform(j.B).Apply(j.LocalAnchorB).Sub(s.transform(j.A).Apply(j.LocalAnchorA)).Len()
+	ta := components.Transform{R: components.Identity} // the world
+	if !j.A.IsZero() {
+		ta = s.transform(j.A)
+	}
+	return s.transform(j.B).Apply(j.LocalAnchorB).Sub(ta.Apply(j.LocalAnchorA)).Len()
 }
 
 // period runs s until x() has risen through 0 n+1 times and returns the
