@@ -97,8 +97,8 @@ type JointSpec struct {
 	MaxForce float64
 	// ForceThreshold and TorqueThreshold, when > 0, report the joint in
 	// ecs.JointEvents in every tick whose force (N) or torque (N m) on B
-	// exceeds them: a joint the game may break (Box2D v3.1's joint
-	// events). 0 reports nothing.
+	// exceeds them while its island is awake: a joint the game may break
+	// (Box2D v3.1's joint events). 0 reports nothing.
 	ForceThreshold, TorqueThreshold float64
 	// CollideConnected lets the two bodies collide with each other; by
 	// default they do not, as in Box2D.

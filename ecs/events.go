@@ -48,7 +48,8 @@ type ContactEnd struct {
 
 // JointEvents is the world resource with the joints whose force or torque
 // exceeded their ForceThreshold or TorqueThreshold in the last tick, in
-// the same order for any worker count; overwritten by every Update.
+// the same order for any worker count; overwritten by every Update. The
+// joints of sleeping islands are not solved, and not reported.
 type JointEvents struct {
 	Exceeded []JointExceeded
 }
