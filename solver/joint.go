@@ -48,6 +48,21 @@ func (p *Params) jointSoftness() Softness {
 
 const jointDampingRatio = 5
 
+// hubJointSoftness is the softness of the rigid joints of an island with a
+// hub (jointPasses): half the frequency of jointSoftness, damping ratio
+// 0.5. Sweeps alone did not hold every hub; softer joints did. A 10 kg
+// Ferris wheel with 16, 24 or 32 seats of 50 kg spun itself up to 15-20
+// rad/s, its pins torn metres apart, at the full stiffness with eight
+// sweeps; at this one its pins open 2.5-5.4 cm under the seats and it
+// stays at rest. A 0.8 kg hub spinning with 24 spokes of 0.5 kg 2.2 m out
+// held (its energy from 7.3 J to 1.4e5 J at damping ratio 1); 64 spokes
+// still do not. A ragdoll's torso is such a hub: its resting joints open
+// 1.2 mm instead of 0.24.
+func (p *Params) hubJointSoftness() Softness {
+	h := p.Dt / float64(p.SubSteps)
+	return MakeSoft(0.5*math.Min(p.ContactHertz, 0.25/h), 0.5, h)
+}
+
 // prepareJoint computes what the substeps of j keep fixed.
 func (s *Solver) prepareJoint(j *Joint, p *stepParams) {
 	xa, xb := j.XA, j.XB
@@ -657,25 +672,40 @@ func grow[T any](s []T, n int) []T {
 // gravity with four 0.5 kg bodies pinned 2 m out opened its pins
 // exponentially, to 7 m in 200 steps, and a 10 kg Ferris wheel with eight
 // 50 kg seats, starting at rest, spun itself up to 13 rad/s. With three
-// bodies on the hub it held, and with four passes all of them held to 3
-// mm. So the solve and relax sweep the joints of an island with a hub
-// hubPasses times; other islands (chains, ropes, single joints) once.
+// bodies on the hub it held. Four sweeps held eight seats but not twelve;
+// eight held twelve but not sixteen (sixteen held sixteen but not 24, and
+// no count held a light hub spinning with 24 spokes): the sweeps needed
+// grow with the joints at the hub and their mass over the hub's, and they
+// cost a sweep over every joint of the island. So the solve and relax
+// sweep the joints of an island as many times as the most joints one of
+// its bodies holds, from hubJoints on, up to maxJointPasses; other
+// islands (chains, ropes, single joints) once.
 const (
-	hubJoints = 3
-	hubPasses = 4
+	hubJoints      = 3
+	maxJointPasses = 8
 )
 
-// jointPasses returns the number of sweeps over the joints of an island
-// per stage.
-func jointPasses(hub bool) int {
-	if hub {
-		return hubPasses
+// jointPasses returns the number of sweeps over the joints of island k in
+// the solve and relax (see hubJoints).
+func (s *Solver) jointPasses(k int) uint8 {
+	most := uint8(0)
+	for _, ji := range s.Islands.Joints(k) {
+		j := &s.Joints[ji]
+		if j.A >= 0 && j.KindA == KindDynamic {
+			most = max(most, s.jointsOf[j.A])
+		}
+		if j.B >= 0 && j.KindB == KindDynamic {
+			most = max(most, s.jointsOf[j.B])
+		}
 	}
-	return 1
+	if most < hubJoints {
+		return 1
+	}
+	return min(most, maxJointPasses)
 }
 
 // countJoints counts each dynamic body row's joints (up to 255), for
-// hubIsland.
+// jointPasses.
 func (s *Solver) countJoints() {
 	if len(s.Joints) == 0 {
 		return
@@ -693,15 +723,15 @@ func (s *Solver) countJoints() {
 	}
 }
 
-// hubIsland reports whether a body of island k has hubJoints joints or
-// more.
-func (s *Solver) hubIsland(k int) bool {
-	for _, ji := range s.Islands.Joints(k) {
-		j := &s.Joints[ji]
-		if j.A >= 0 && j.KindA == KindDynamic && s.jointsOf[j.A] >= hubJoints ||
-			j.B >= 0 && j.KindB == KindDynamic && s.jointsOf[j.B] >= hubJoints {
-			return true
+// capJointedRows is capRows over those of rows (of the large islands) whose
+// island has joints: a joint elsewhere must not cap the speeds contacts
+// give an island of its own.
+func (s *Solver) capJointedRows(p *stepParams, rows []int32) {
+	is := &s.Islands
+	for _, i := range rows {
+		if k := is.Of[i]; s.Sims[i].Kind == KindDynamic && is.JointStart[k+1] > is.JointStart[k] {
+			st := &s.Bodies[i]
+			st.V, st.W = capSpeeds(st.V, st.W, p.maxSpeed, p.maxAngularSpeed)
 		}
 	}
-	return false
 }

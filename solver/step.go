@@ -176,6 +176,7 @@ type stepParams struct {
 	soft, stiff           Softness // between moving bodies; against static or kinematic
 	heavy                 Softness // between moving bodies in islands of masses apart by more than heavyRatio
 	joint                 Softness // the rigid joints (Params.jointSoftness)
+	hubJoint              Softness // the rigid joints of islands with a hub (Params.hubJointSoftness)
 }
 
 // Link is the part of a contact that islands and colouring need: which body
@@ -268,6 +269,7 @@ type Solver struct {
 	heavyLink  []bool
 	forward    bool       // Params.ForwardColorOrder of the step being solved
 	pHeavy     stepParams // p with the heavy softness between moving bodies, deep push at full rate
+	pHub       stepParams // p with the joints of islands with a hub (jointPasses) softer
 	// totals[k] sums the normal impulses of contact k over the substeps,
 	// for the restitution of small islands (applyRestitution).
 	totals [][2]float64
@@ -298,7 +300,7 @@ type Solver struct {
 	// being jointOrder[jointColorStart[k]:jointColorStart[k+1]] (joint.go,
 	// colorJoints).
 	largeJoints     bool
-	largeHub        bool    // a large island has a hub (smallIsland.hub)
+	largePasses     uint8   // the most joint sweeps a large island needs (smallIsland.passes)
 	jointsOf        []uint8 // by body row: its joints, up to 255
 	jointOrder      []int32
 	jointColorStart []int32
@@ -350,8 +352,8 @@ func (t *islandTask) Run(lo, hi, _ int) {
 type smallIsland struct {
 	island     int32
 	start, end int32
-	heavy      bool // solved with pHeavy (see Solver.heavyLink)
-	hub        bool // a body of it has hubJoints joints or more (jointPasses)
+	heavy      bool  // solved with pHeavy (see Solver.heavyLink)
+	passes     uint8 // sweeps over its joints in the solve and relax (jointPasses)
 }
 
 // Stats counts what the last BuildIslands found.
@@ -386,7 +388,7 @@ func (s *Solver) BuildIslandsOn(ex Executor, prm *Params) Stats {
 	s.small, s.free = s.small[:0], s.free[:0]
 	s.largeBodies, s.largeLinks = s.largeBodies[:0], s.largeLinks[:0]
 	s.large = s.large[:0]
-	s.largeJoints, s.largeHub = false, false
+	s.largeJoints, s.largePasses = false, 1
 	s.countJoints()
 	s.push = resize(s.push, len(s.Links))
 	s.elasticLarge.Store(false)
@@ -403,10 +405,13 @@ func (s *Solver) BuildIslandsOn(ex Executor, prm *Params) Stats {
 			}
 		}
 		nj := is.JointStart[k+1] - is.JointStart[k]
-		hub := nj > 0 && s.hubIsland(k)
+		passes := uint8(1)
+		if nj > 0 {
+			passes = s.jointPasses(k)
+		}
 		switch {
 		case nc == 0 && nj > 0:
-			s.small = append(s.small, smallIsland{island: int32(k), heavy: heavy, hub: hub})
+			s.small = append(s.small, smallIsland{island: int32(k), heavy: heavy, passes: passes})
 		case nc == 0:
 			s.free = append(s.free, is.Bodies(k)...)
 		case nc >= prm.LargeIslandContacts:
@@ -415,10 +420,11 @@ func (s *Solver) BuildIslandsOn(ex Executor, prm *Params) Stats {
 			s.largeBodies = append(s.largeBodies, is.Bodies(k)...)
 			s.large = append(s.large, largeIsland{start: start, end: int32(len(s.largeBodies)), island: int32(k)})
 			s.largeJoints = s.largeJoints || nj > 0
-			s.largeHub = s.largeHub || hub
+			s.largePasses = max(s.largePasses, passes)
+			s.large[len(s.large)-1].passes = passes
 			s.largeLinks = append(s.largeLinks, is.Contacts(k)...)
 		default:
-			s.small = append(s.small, smallIsland{island: int32(k), heavy: heavy, hub: hub})
+			s.small = append(s.small, smallIsland{island: int32(k), heavy: heavy, passes: passes})
 		}
 	}
 	slices.SortStableFunc(s.small, func(a, b smallIsland) int {
@@ -638,11 +644,13 @@ func (s *Solver) setParams(prm *Params) {
 		maxPushOut: prm.MaxPushOut, restitutionThreshold: prm.RestitutionThreshold,
 		deepOverlap: prm.DeepOverlap, deepFrac: prm.deepFrac(),
 		soft: prm.Softness(false), stiff: prm.Softness(true), heavy: prm.HeavySoftness(),
-		joint: prm.jointSoftness()}
+		joint: prm.jointSoftness(), hubJoint: prm.hubJointSoftness()}
 	s.forward = prm.ForwardColorOrder
 	s.pHeavy = s.p
 	s.pHeavy.soft = s.p.heavy
 	s.pHeavy.deepFrac = 0 // see Params.DeepOverlap
+	s.pHub = s.p
+	s.pHub.joint = s.p.hubJoint
 }
 
 // Solve runs the substeps and restitution: the body rows hold the new
@@ -812,9 +820,9 @@ func (s *Solver) largeJointStage(ex Executor, t *stageTask, mode int, elapsed fl
 	if len(s.groups) > 1 {
 		for li := g.islands[0]; li < g.islands[1]; li++ {
 			joints := s.Islands.Joints(int(s.large[li].island))
-			passes := 1
+			passes := uint8(1)
 			if mode == modeSolve || mode == modeRelax {
-				passes = jointPasses(s.largeHub)
+				passes = s.large[li].passes
 			}
 			for range passes {
 				for _, ji := range joints {
@@ -824,9 +832,9 @@ func (s *Solver) largeJointStage(ex Executor, t *stageTask, mode int, elapsed fl
 		}
 		return
 	}
-	passes := 1
+	passes := uint8(1)
 	if mode == modeSolve || mode == modeRelax {
-		passes = jointPasses(s.largeHub)
+		passes = s.largePasses
 	}
 	for range passes {
 		for k := 0; k+1 < len(s.jointColorStart); k++ {
@@ -844,15 +852,19 @@ func (s *Solver) largeJointStage(ex Executor, t *stageTask, mode int, elapsed fl
 // joint runs the stage t.jointMode over joint j.
 func (t *stageTask) joint(j *Joint) {
 	s := t.s
+	p := &s.p
+	if s.largePasses > 1 {
+		p = &s.pHub // the large islands have a hub (jointPasses)
+	}
 	switch t.jointMode {
 	case modePrepare:
-		s.prepareJoint(j, &s.p)
+		s.prepareJoint(j, p)
 	case modeWarmStart:
-		s.warmStartJoint(j, &s.p, t.elapsed)
+		s.warmStartJoint(j, p, t.elapsed)
 	case modeSolve:
-		s.solveJoint(j, &s.p, t.elapsed, true)
+		s.solveJoint(j, p, t.elapsed, true)
 	case modeRelax:
-		s.solveJoint(j, &s.p, t.elapsed, false)
+		s.solveJoint(j, p, t.elapsed, false)
 	}
 }
 
@@ -987,7 +999,7 @@ func (t *stageTask) Run(lo, hi, _ int) {
 		integrateVelocities(p, s.Bodies, s.Sims, t.list, lo, hi)
 	case modeIntegratePositions:
 		if s.largeJoints {
-			capRows(p, s.Bodies, s.Sims, t.list[lo:hi])
+			s.capJointedRows(p, t.list[lo:hi])
 		}
 		integratePositions(p, s.Bodies, s.Sims, t.list, lo, hi)
 	case modeWarmStart:
@@ -1025,7 +1037,7 @@ func (t *stageTask) Run(lo, hi, _ int) {
 	case modeKeepRest:
 		s.keepRest(t.list[lo:hi])
 	case modeCapRows:
-		capRows(p, s.Bodies, s.Sims, t.list[lo:hi])
+		s.capJointedRows(p, t.list[lo:hi])
 	case modeJoints:
 		for _, ji := range s.jointOrder[t.base+lo : t.base+hi] {
 			t.joint(&s.Joints[ji])
@@ -1044,6 +1056,11 @@ func (s *Solver) solveIsland(sm *smallIsland) {
 	p := &s.p
 	if sm.heavy {
 		p = &s.pHeavy
+	}
+	if sm.passes > 1 {
+		hub := *p
+		hub.joint = p.hubJoint
+		p = &hub
 	}
 	bodies := s.Islands.Bodies(int(sm.island))
 	cs := s.Contacts[sm.start:sm.end]
@@ -1072,7 +1089,7 @@ func (s *Solver) solveIsland(sm *smallIsland) {
 		for i := range cs {
 			warmStart(&cs[i], s.Bodies)
 		}
-		for range jointPasses(sm.hub) {
+		for range sm.passes {
 			for _, ji := range joints {
 				s.solveJoint(&s.Joints[ji], p, elapsed, true)
 			}
@@ -1084,7 +1101,7 @@ func (s *Solver) solveIsland(sm *smallIsland) {
 			capRows(p, s.Bodies, s.Sims, bodies)
 		}
 		integratePositions(p, s.Bodies, s.Sims, bodies, 0, len(bodies))
-		for range jointPasses(sm.hub) {
+		for range sm.passes {
 			for _, ji := range joints {
 				s.solveJoint(&s.Joints[ji], p, elapsed+p.h, false)
 			}
