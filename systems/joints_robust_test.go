@@ -624,16 +624,7 @@ func TestLoadedJointsHold(t *testing.T) {
 	for _, pushOut := range []float64{0.1, 0.5, 3} {
 		for _, c := range []struct{ density, low, end float64 }{{10, -6.3, -5.9}, {100, -13, -13}} {
 			s := newSim(t, func(cfg *systems.Config) { cfg.Sleep, cfg.MaxPushOut = false, pushOut })
-			prev := arche.Entity{}
-			for i := 0; i < 10; i++ {
-				link := s.add(dynBox(0, -0.25-0.5*float64(i), 0.04, 0.25))
-				s.joint(ecs.RevoluteJoint(s.w, prev, link, components.V(0, -0.5*float64(i))))
-				prev = link
-			}
-			cd := dynBox(0, -5.5, 0.5, 0.5)
-			cd.Density = c.density
-			crate := s.add(cd)
-			s.joint(ecs.RevoluteJoint(s.w, prev, crate, components.V(0, -5)))
+			crate := crane(s, c.density)
 			lowest := 0.0
 			for i := 0; i < 600; i++ {
 				s.run(1)
@@ -743,16 +734,7 @@ func TestJointHubsHold(t *testing.T) {
 // m in 10 s).
 func TestHeavyLoadStaysOnItsChain(t *testing.T) {
 	s := newSim(t, func(c *systems.Config) { c.Sleep = false })
-	prev := arche.Entity{}
-	for i := 0; i < 10; i++ {
-		link := s.add(dynBox(0, -0.25-0.5*float64(i), 0.04, 0.25))
-		s.joint(ecs.RevoluteJoint(s.w, prev, link, components.V(0, -0.5*float64(i))))
-		prev = link
-	}
-	cd := dynBox(0, -5.5, 0.5, 0.5)
-	cd.Density = 1000
-	crate := s.add(cd)
-	s.joint(ecs.RevoluteJoint(s.w, prev, crate, components.V(0, -5)))
+	crate := crane(s, 1000)
 	lowest := 0.0
 	for i := 0; i < 600; i++ {
 		s.run(1)
@@ -799,4 +781,21 @@ func TestJointCapsStayInTheirIsland(t *testing.T) {
 			t.Errorf("large %v: the light box leaves at %.2f m/s with a joint elsewhere, %.2f without, want both about 772", large, got, want)
 		}
 	}
+}
+
+// crane hangs ten 0.04 kg links of 0.5 m from the world at the origin on
+// revolute joints, and under them a 1 m crate of the given density, and
+// returns the crate.
+func crane(s *sim, density float64) arche.Entity {
+	prev := arche.Entity{}
+	for i := 0; i < 10; i++ {
+		link := s.add(dynBox(0, -0.25-0.5*float64(i), 0.04, 0.25))
+		s.joint(ecs.RevoluteJoint(s.w, prev, link, components.V(0, -0.5*float64(i))))
+		prev = link
+	}
+	cd := dynBox(0, -5.5, 0.5, 0.5)
+	cd.Density = density
+	crate := s.add(cd)
+	s.joint(ecs.RevoluteJoint(s.w, prev, crate, components.V(0, -5)))
+	return crate
 }
