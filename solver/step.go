@@ -269,7 +269,7 @@ type Solver struct {
 	heavyLink  []bool
 	forward    bool       // Params.ForwardColorOrder of the step being solved
 	pHeavy     stepParams // p with the heavy softness between moving bodies, deep push at full rate
-	pHub       stepParams // p with the joints of islands with a hub (jointPasses) softer
+	pHub       stepParams // p with the softer joints of islands with a hub (jointPasses)
 	// totals[k] sums the normal impulses of contact k over the substeps,
 	// for the restitution of small islands (applyRestitution).
 	totals [][2]float64
@@ -301,6 +301,7 @@ type Solver struct {
 	// colorJoints).
 	largeJoints     bool
 	largePasses     uint8   // the most joint sweeps a large island needs (smallIsland.passes)
+	islandPasses    []uint8 // by island: its joint sweeps
 	jointsOf        []uint8 // by body row: its joints, up to 255
 	jointOrder      []int32
 	jointColorStart []int32
@@ -389,6 +390,7 @@ func (s *Solver) BuildIslandsOn(ex Executor, prm *Params) Stats {
 	s.largeBodies, s.largeLinks = s.largeBodies[:0], s.largeLinks[:0]
 	s.large = s.large[:0]
 	s.largeJoints, s.largePasses = false, 1
+	s.islandPasses = resize(s.islandPasses, is.Len())
 	s.countJoints()
 	s.push = resize(s.push, len(s.Links))
 	s.elasticLarge.Store(false)
@@ -409,6 +411,7 @@ func (s *Solver) BuildIslandsOn(ex Executor, prm *Params) Stats {
 		if nj > 0 {
 			passes = s.jointPasses(k)
 		}
+		s.islandPasses[k] = passes
 		switch {
 		case nc == 0 && nj > 0:
 			s.small = append(s.small, smallIsland{island: int32(k), heavy: heavy, passes: passes})
@@ -836,7 +839,8 @@ func (s *Solver) largeJointStage(ex Executor, t *stageTask, mode int, elapsed fl
 	if mode == modeSolve || mode == modeRelax {
 		passes = s.largePasses
 	}
-	for range passes {
+	for pass := range passes {
+		t.jointPass = pass // each island's joints take their own sweeps
 		for k := 0; k+1 < len(s.jointColorStart); k++ {
 			t.base = int(s.jointColorStart[k])
 			n := int(s.jointColorStart[k+1]) - t.base
@@ -853,8 +857,8 @@ func (s *Solver) largeJointStage(ex Executor, t *stageTask, mode int, elapsed fl
 func (t *stageTask) joint(j *Joint) {
 	s := t.s
 	p := &s.p
-	if s.largePasses > 1 {
-		p = &s.pHub // the large islands have a hub (jointPasses)
+	if s.islandPasses[s.Islands.jointIsland(j)] > 1 {
+		p = &s.pHub // its island has a hub (jointPasses), and no other
 	}
 	switch t.jointMode {
 	case modePrepare:
@@ -977,8 +981,10 @@ type stageTask struct {
 	base    int     // first contact (block) of the colour, chunk or island of the stage
 	elapsed float64
 	flip    bool // solve the points of each contact in reverse order
-	// jointMode is the stage modeJoints runs over the joints from base.
+	// jointMode is the stage modeJoints runs over the joints from base,
+	// in sweep jointPass of the stage.
 	jointMode int
+	jointPass uint8
 }
 
 // Run processes items [lo, hi) of the current stage.
@@ -1040,7 +1046,11 @@ func (t *stageTask) Run(lo, hi, _ int) {
 		s.capJointedRows(p, t.list[lo:hi])
 	case modeJoints:
 		for _, ji := range s.jointOrder[t.base+lo : t.base+hi] {
-			t.joint(&s.Joints[ji])
+			j := &s.Joints[ji]
+			if t.jointPass > 0 && t.jointPass >= s.islandPasses[s.Islands.jointIsland(j)] {
+				continue
+			}
+			t.joint(j)
 		}
 	case modeRestLimit:
 		for k := t.base + lo; k < t.base+hi; k++ {

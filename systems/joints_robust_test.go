@@ -799,3 +799,33 @@ func crane(s *sim, density float64) arche.Entity {
 	s.joint(ecs.RevoluteJoint(s.w, prev, crate, components.V(0, -5)))
 	return crate
 }
+
+// A hub softens its own island's joints and no other's: a welded beam
+// carrying four boxes, in a large island of its own, sags the same
+// whether or not a hub island stands 30 m away. Once a hub in any large
+// island softened every large island's joints, and the beam's tip hung
+// 0.53 m lower.
+func TestHubSoftensItsIslandOnly(t *testing.T) {
+	tip := func(hub bool) float64 {
+		s := newSim(t, func(c *systems.Config) { c.Sleep, c.LargeIslandContacts = false, 2 })
+		links, _ := chain(s, 5, components.JointWeld)
+		for i := range 4 {
+			s.add(dynBox(0.6+0.6*float64(i), 0.3, 0.2, 0.2))
+		}
+		s.add(staticBox(30, -0.5, 3, 0.5, 0))
+		if hub {
+			base := s.add(dynBox(30, 0.5, 0.5, 0.5))
+			for i := range 3 {
+				at := components.V(29.6+0.4*float64(i), 1)
+				s.joint(ecs.RevoluteJoint(s.w, base, s.add(dynBox(at.X, at.Y+0.2, 0.15, 0.15)), at))
+			}
+		}
+		s.run(400)
+		return s.pos(links[len(links)-1]).Y
+	}
+	without, with := tip(false), tip(true)
+	t.Logf("the beam's tip: %.6f m alone, %.6f with a hub island beside it", without, with)
+	if math.Abs(with-without) > 1e-3 {
+		t.Errorf("the beam's tip is at %.4f m alone and %.4f with a hub island beside it", without, with)
+	}
+}
