@@ -300,9 +300,11 @@ type Solver struct {
 	// being jointOrder[jointColorStart[k]:jointColorStart[k+1]] (joint.go,
 	// colorJoints).
 	largeJoints     bool
-	largePasses     uint8   // the most joint sweeps a large island needs (smallIsland.passes)
-	islandPasses    []uint8 // by island: its joint sweeps
-	jointsOf        []uint8 // by body row: its joints, up to 255
+	largePasses     uint8     // the most joint sweeps a large island needs (smallIsland.passes)
+	islandPasses    []uint8   // by island: its joint sweeps
+	islandSoft      []bool    // by island: its rigid joints take the hub's softness
+	jointLoad       []float64 // by body row: the mass of the dynamic bodies joined to it
+	jointsOf        []uint8   // by body row: its joints, up to 255
 	jointOrder      []int32
 	jointColorStart []int32
 	jointMask       []uint64 // by body row: the colours of its joints so far
@@ -355,6 +357,7 @@ type smallIsland struct {
 	start, end int32
 	heavy      bool  // solved with pHeavy (see Solver.heavyLink)
 	passes     uint8 // sweeps over its joints in the solve and relax (jointPasses)
+	soft       bool  // its rigid joints take the hub's softness (jointPasses)
 }
 
 // Stats counts what the last BuildIslands found.
@@ -391,6 +394,7 @@ func (s *Solver) BuildIslandsOn(ex Executor, prm *Params) Stats {
 	s.large = s.large[:0]
 	s.largeJoints, s.largePasses = false, 1
 	s.islandPasses = resize(s.islandPasses, is.Len())
+	s.islandSoft = resize(s.islandSoft, is.Len())
 	s.countJoints()
 	s.push = resize(s.push, len(s.Links))
 	s.elasticLarge.Store(false)
@@ -407,14 +411,14 @@ func (s *Solver) BuildIslandsOn(ex Executor, prm *Params) Stats {
 			}
 		}
 		nj := is.JointStart[k+1] - is.JointStart[k]
-		passes := uint8(1)
+		passes, soft := uint8(1), false
 		if nj > 0 {
-			passes = s.jointPasses(k)
+			passes, soft = s.jointPasses(k)
 		}
-		s.islandPasses[k] = passes
+		s.islandPasses[k], s.islandSoft[k] = passes, soft
 		switch {
 		case nc == 0 && nj > 0:
-			s.small = append(s.small, smallIsland{island: int32(k), heavy: heavy, passes: passes})
+			s.small = append(s.small, smallIsland{island: int32(k), heavy: heavy, passes: passes, soft: soft})
 		case nc == 0:
 			s.free = append(s.free, is.Bodies(k)...)
 		case nc >= prm.LargeIslandContacts:
@@ -427,7 +431,7 @@ func (s *Solver) BuildIslandsOn(ex Executor, prm *Params) Stats {
 			s.large[len(s.large)-1].passes = passes
 			s.largeLinks = append(s.largeLinks, is.Contacts(k)...)
 		default:
-			s.small = append(s.small, smallIsland{island: int32(k), heavy: heavy, passes: passes})
+			s.small = append(s.small, smallIsland{island: int32(k), heavy: heavy, passes: passes, soft: soft})
 		}
 	}
 	slices.SortStableFunc(s.small, func(a, b smallIsland) int {
@@ -857,8 +861,8 @@ func (s *Solver) largeJointStage(ex Executor, t *stageTask, mode int, elapsed fl
 func (t *stageTask) joint(j *Joint) {
 	s := t.s
 	p := &s.p
-	if s.islandPasses[s.Islands.jointIsland(j)] > 1 {
-		p = &s.pHub // its island has a hub (jointPasses), and no other
+	if s.islandSoft[s.Islands.jointIsland(j)] {
+		p = &s.pHub // its island has a loaded hub (jointPasses), and no other
 	}
 	switch t.jointMode {
 	case modePrepare:
@@ -1067,7 +1071,7 @@ func (s *Solver) solveIsland(sm *smallIsland) {
 	if sm.heavy {
 		p = &s.pHeavy
 	}
-	if sm.passes > 1 {
+	if sm.soft {
 		hub := *p
 		hub.joint = p.hubJoint
 		p = &hub
