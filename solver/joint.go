@@ -49,15 +49,14 @@ func (p *Params) jointSoftness() Softness {
 const jointDampingRatio = 5
 
 // hubJointSoftness is the softness of the rigid joints of an island with a
-// hub (jointPasses): half the frequency of jointSoftness, damping ratio
-// 0.5. Sweeps alone did not hold every hub; softer joints did. A 10 kg
-// Ferris wheel with 16, 24 or 32 seats of 50 kg spun itself up to 15-20
-// rad/s, its pins torn metres apart, at the full stiffness with eight
-// sweeps; at this one its pins open 2.5-5.4 cm under the seats and it
-// stays at rest. A 0.8 kg hub spinning with 24 spokes of 0.5 kg 2.2 m out
-// held (its energy from 7.3 J to 1.4e5 J at damping ratio 1); 64 spokes
-// still do not. A ragdoll's torso is such a hub: its resting joints open
-// 1.2 mm instead of 0.24.
+// loaded hub (jointPasses, hubLoad): half the frequency of jointSoftness,
+// damping ratio 0.5. Sweeps alone did not hold every hub; softer joints
+// did. A 10 kg Ferris wheel with 16, 24 or 32 seats of 50 kg spun itself
+// up to 15-20 rad/s, its pins torn metres apart, at the full stiffness
+// with eight sweeps; at this one its pins open 2.5-5.4 cm under the seats
+// and it stays at rest. A 0.8 kg hub spinning with 24 spokes of 0.5 kg 2.2
+// m out held (its energy went from 7.3 J to 1.4e5 J at damping ratio 1);
+// 64 spokes still do not.
 func (p *Params) hubJointSoftness() Softness {
 	h := p.Dt / float64(p.SubSteps)
 	return MakeSoft(0.5*math.Min(p.ContactHertz, 0.25/h), 0.5, h)
