@@ -49,7 +49,7 @@ func (p *Params) jointSoftness() Softness {
 const jointDampingRatio = 5
 
 // hubJointSoftness is the softness of the rigid joints of an island with a
-// loaded hub (jointPasses, hubLoad): half the frequency of jointSoftness,
+// hub (jointPasses, hubShare): half the frequency of jointSoftness,
 // damping ratio 0.5. Sweeps alone did not hold every hub; softer joints
 // did. A 10 kg Ferris wheel with 16, 24 or 32 seats of 50 kg spun itself
 // up to 15-20 rad/s, its pins torn metres apart, at the full stiffness
@@ -682,61 +682,65 @@ func grow[T any](s []T, n int) []T {
 const (
 	hubJoints      = 3
 	maxJointPasses = 8
-	// hubLoad is the mass joined to a hub, over its own, from which its
-	// island's rigid joints take the hub's softness. Counted by joints
-	// alone, a 10 mg bead pinned to a link of a welded beam softened the
-	// whole beam: its tip sagged 0.47 m instead of 0.12, and sprang up at
-	// 3 m/s when the bead was taken off. The hubs that needed the softness
-	// carried 5 to 120 times their mass; a ragdoll's torso, two or three.
-	hubLoad = 4
+	// hubShare is the least mass, over a body's own at the joint's anchor,
+	// of a dynamic body whose joint to it counts towards a hub: a light
+	// body hung on another does not make it one. Counted by joints alone,
+	// a 10 mg bead pinned to a link of a welded beam softened the whole
+	// beam: its tip sagged 0.47 m instead of 0.12, and sprang up at 3 m/s
+	// when the bead came off. Counted by the mass the hub carries against
+	// its own (4 times or more), a 1 kg hub of 0.3 m radius with spokes
+	// 1.5 m out went unsoftened and tore apart: at those anchors it weighs
+	// 20 g.
+	hubShare = 0.1
 )
 
 // jointPasses returns the number of sweeps over the joints of island k in
 // the solve and relax (see hubJoints), and whether its rigid joints take
-// the hub's softness (hubJointSoftness): whether one of its hubs carries
-// hubLoad times its own mass or more in the bodies joined to it.
+// the hub's softness (hubJointSoftness): whether it has a hub.
 func (s *Solver) jointPasses(k int) (passes uint8, soft bool) {
 	most := uint8(0)
 	for _, ji := range s.Islands.Joints(k) {
 		j := &s.Joints[ji]
-		for _, r := range [2]int32{j.A, j.B} {
-			if r < 0 || s.Sims[r].Kind != KindDynamic {
-				continue
-			}
-			n := s.jointsOf[r]
-			most = max(most, n)
-			soft = soft || n >= hubJoints && s.jointLoad[r]*s.Sims[r].InvMass >= hubLoad
+		if j.A >= 0 && j.KindA == KindDynamic {
+			most = max(most, s.jointsOf[j.A])
+		}
+		if j.B >= 0 && j.KindB == KindDynamic {
+			most = max(most, s.jointsOf[j.B])
 		}
 	}
 	if most < hubJoints {
 		return 1, false
 	}
-	return min(most, maxJointPasses), soft
+	return min(most, maxJointPasses), true
 }
 
-// countJoints counts each dynamic body row's joints (up to 255), and adds
-// up the mass of the dynamic bodies joined to it, for jointPasses.
+// countJoints counts each dynamic body row's joints that load it (up to
+// 255), for jointPasses: those to a static or kinematic body or the world,
+// and those to a dynamic body of at least hubShare of the body's mass as
+// the joint's anchor feels it, 1 / (1/m + r^2/I) at the anchor's distance r
+// from its centre.
 func (s *Solver) countJoints() {
 	if len(s.Joints) == 0 {
 		return
 	}
 	s.jointsOf = resize(s.jointsOf, len(s.Sims))
-	s.jointLoad = resize(s.jointLoad, len(s.Sims))
 	clear(s.jointsOf)
-	clear(s.jointLoad)
+	count := func(r int32, anchor components.Vec2, other int32, otherDynamic bool) {
+		sim := &s.Sims[r]
+		atAnchor := sim.InvMass + sim.InvInertia*anchor.LenSq() // 1 / its mass at the anchor
+		if s.jointsOf[r] < 255 && (!otherDynamic || atAnchor >= hubShare*s.Sims[other].InvMass) {
+			s.jointsOf[r]++
+		}
+	}
 	for i := range s.Joints {
 		j := &s.Joints[i]
 		a := j.A >= 0 && j.KindA == KindDynamic
 		b := j.B >= 0 && j.KindB == KindDynamic
-		if a && s.jointsOf[j.A] < 255 {
-			s.jointsOf[j.A]++
+		if a {
+			count(j.A, j.LocalAnchorA, j.B, b)
 		}
-		if b && s.jointsOf[j.B] < 255 {
-			s.jointsOf[j.B]++
-		}
-		if a && b {
-			s.jointLoad[j.A] += 1 / s.Sims[j.B].InvMass
-			s.jointLoad[j.B] += 1 / s.Sims[j.A].InvMass
+		if b {
+			count(j.B, j.LocalAnchorB, j.A, a)
 		}
 	}
 }

@@ -300,11 +300,10 @@ type Solver struct {
 	// being jointOrder[jointColorStart[k]:jointColorStart[k+1]] (joint.go,
 	// colorJoints).
 	largeJoints     bool
-	largePasses     uint8     // the most joint sweeps a large island needs (smallIsland.passes)
-	islandPasses    []uint8   // by island: its joint sweeps
-	islandSoft      []bool    // by island: its rigid joints take the hub's softness
-	jointLoad       []float64 // by body row: the mass of the dynamic bodies joined to it
-	jointsOf        []uint8   // by body row: its joints, up to 255
+	largePasses     uint8   // the most joint sweeps a large island needs (smallIsland.passes)
+	islandPasses    []uint8 // by island: its joint sweeps
+	islandSoft      []bool  // by island: its rigid joints take the hub's softness
+	jointsOf        []uint8 // by body row: its joints, up to 255
 	jointOrder      []int32
 	jointColorStart []int32
 	jointMask       []uint64 // by body row: the colours of its joints so far
@@ -862,7 +861,7 @@ func (t *stageTask) joint(j *Joint) {
 	s := t.s
 	p := &s.p
 	if s.islandSoft[s.Islands.jointIsland(j)] {
-		p = &s.pHub // its island has a loaded hub (jointPasses), and no other
+		p = &s.pHub // its island has a hub (jointPasses), and no other
 	}
 	switch t.jointMode {
 	case modePrepare:

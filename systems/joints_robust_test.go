@@ -859,3 +859,44 @@ func TestLightAttachmentLeavesStiffness(t *testing.T) {
 		t.Errorf("tip at %.4f m with the bead, %.4f after, up to %.3f m/s: want the beam's own 0.12 m sag throughout", y1, s.pos(tip).Y, fastest)
 	}
 }
+
+// A hub is judged by its mass at its anchors: a 1 kg disc of 0.3 m radius
+// weighs 20 g at an anchor 1.5 m out, so stars of six welded spokes of 83
+// g to 0.5 kg lying on the ground hold, their energy never rising. Judged
+// by the mass it carries against its own, the lighter stars went without
+// the hub's treatment and tore apart (pins 2.8-17 m open, 1e4-1e5 J made).
+func TestHubJudgedAtItsAnchors(t *testing.T) {
+	for _, spoke := range []float64{0.083, 0.5} {
+		s := newSim(t, func(c *systems.Config) { c.Sleep = false })
+		s.add(ground())
+		hd := dynCircle(0, 0.3, 0.3)
+		hd.Mass = 1
+		hub := s.add(hd)
+		bodies, welds := []arche.Entity{hub}, []arche.Entity(nil)
+		for i := 0; i < 6; i++ {
+			th := math.Pi / 3 * float64(i)
+			at := components.V(1.5*math.Cos(th), 0.3+1.5*math.Sin(th))
+			if at.Y < 0.2 {
+				at.Y = 0.2 + 0.01*float64(i) // no spoke into the ground
+			}
+			d := dynBox(at.X, at.Y, 0.1, 0.1)
+			d.Mass = spoke
+			b := s.add(d)
+			bodies = append(bodies, b)
+			welds = append(welds, s.joint(ecs.WeldJoint(s.w, hub, b, at)))
+		}
+		g := components.V(0, -10)
+		e0, worst, top := s.energy(bodies, g), 0.0, 0.0
+		for i := 0; i < 600; i++ {
+			s.run(1)
+			for _, j := range welds {
+				worst = math.Max(worst, s.anchorGap(j))
+			}
+			top = math.Max(top, s.energy(bodies, g)-e0)
+		}
+		t.Logf("spokes of %g kg: welds open %.3g m at most, energy rose by %.3g J at most", spoke, worst, top)
+		if worst > 0.1 || top > 1e-6 {
+			t.Errorf("spokes of %g kg: welds open %.3g m, energy rose by %.3g J", spoke, worst, top)
+		}
+	}
+}
