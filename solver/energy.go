@@ -67,7 +67,6 @@ type largeIsland struct {
 	frame      components.Vec2 // the velocity they share, or 0
 	k0, kb, w  float64         // kinetic energy at the start, before the bounce; work
 	a          float64         // the step bound's factor (stepFactor)
-	passes     uint8           // sweeps over its joints (jointPasses)
 }
 
 // kinetic returns the kinetic energy of the dynamic rows among rows in the

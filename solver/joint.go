@@ -591,13 +591,13 @@ const (
 // and joint order, and lays them out colour by colour in jointOrder.
 func (s *Solver) colorJoints() {
 	is := &s.Islands
+	s.jointMask = resize(s.jointMask, len(s.Sims))
 	n := 0
 	for li := range s.large {
 		for _, ji := range is.Joints(int(s.large[li].island)) {
 			j := &s.Joints[ji]
 			for _, r := range [2]int32{j.A, j.B} {
 				if r >= 0 {
-					s.jointMask = grow(s.jointMask, int(r)+1)
 					s.jointMask[r] = 0
 				}
 			}
@@ -652,17 +652,6 @@ func (s *Solver) colorJoints() {
 			k++
 		}
 	}
-}
-
-// grow returns s with at least n elements, keeping its contents.
-func grow[T any](s []T, n int) []T {
-	if len(s) >= n {
-		return s
-	}
-	if cap(s) >= n {
-		return s[:n]
-	}
-	return append(s[:cap(s)], make([]T, 2*n-cap(s))...)
 }
 
 // A body held by several joints (a hub: a wheel with seats, a ragdoll's

@@ -300,7 +300,7 @@ type Solver struct {
 	// being jointOrder[jointColorStart[k]:jointColorStart[k+1]] (joint.go,
 	// colorJoints).
 	largeJoints     bool
-	largePasses     uint8   // the most joint sweeps a large island needs (smallIsland.passes)
+	largePasses     uint8   // the most joint sweeps a large island needs (islandPasses)
 	islandPasses    []uint8 // by island: its joint sweeps
 	islandSoft      []bool  // by island: its rigid joints take the hub's softness
 	jointsOf        []uint8 // by body row: its joints, up to 255
@@ -354,9 +354,7 @@ func (t *islandTask) Run(lo, hi, _ int) {
 type smallIsland struct {
 	island     int32
 	start, end int32
-	heavy      bool  // solved with pHeavy (see Solver.heavyLink)
-	passes     uint8 // sweeps over its joints in the solve and relax (jointPasses)
-	soft       bool  // its rigid joints take the hub's softness (jointPasses)
+	heavy      bool // solved with pHeavy (see Solver.heavyLink)
 }
 
 // Stats counts what the last BuildIslands found.
@@ -417,7 +415,7 @@ func (s *Solver) BuildIslandsOn(ex Executor, prm *Params) Stats {
 		s.islandPasses[k], s.islandSoft[k] = passes, soft
 		switch {
 		case nc == 0 && nj > 0:
-			s.small = append(s.small, smallIsland{island: int32(k), heavy: heavy, passes: passes, soft: soft})
+			s.small = append(s.small, smallIsland{island: int32(k), heavy: heavy})
 		case nc == 0:
 			s.free = append(s.free, is.Bodies(k)...)
 		case nc >= prm.LargeIslandContacts:
@@ -427,10 +425,9 @@ func (s *Solver) BuildIslandsOn(ex Executor, prm *Params) Stats {
 			s.large = append(s.large, largeIsland{start: start, end: int32(len(s.largeBodies)), island: int32(k)})
 			s.largeJoints = s.largeJoints || nj > 0
 			s.largePasses = max(s.largePasses, passes)
-			s.large[len(s.large)-1].passes = passes
 			s.largeLinks = append(s.largeLinks, is.Contacts(k)...)
 		default:
-			s.small = append(s.small, smallIsland{island: int32(k), heavy: heavy, passes: passes, soft: soft})
+			s.small = append(s.small, smallIsland{island: int32(k), heavy: heavy})
 		}
 	}
 	slices.SortStableFunc(s.small, func(a, b smallIsland) int {
@@ -828,7 +825,7 @@ func (s *Solver) largeJointStage(ex Executor, t *stageTask, mode int, elapsed fl
 			joints := s.Islands.Joints(int(s.large[li].island))
 			passes := uint8(1)
 			if mode == modeSolve || mode == modeRelax {
-				passes = s.large[li].passes
+				passes = s.islandPasses[s.large[li].island]
 			}
 			for range passes {
 				for _, ji := range joints {
@@ -1070,7 +1067,7 @@ func (s *Solver) solveIsland(sm *smallIsland) {
 	if sm.heavy {
 		p = &s.pHeavy
 	}
-	if sm.soft {
+	if s.islandSoft[sm.island] {
 		hub := *p
 		hub.joint = p.hubJoint
 		p = &hub
@@ -1102,7 +1099,7 @@ func (s *Solver) solveIsland(sm *smallIsland) {
 		for i := range cs {
 			warmStart(&cs[i], s.Bodies)
 		}
-		for range sm.passes {
+		for range s.islandPasses[sm.island] {
 			for _, ji := range joints {
 				s.solveJoint(&s.Joints[ji], p, elapsed, true)
 			}
@@ -1114,7 +1111,7 @@ func (s *Solver) solveIsland(sm *smallIsland) {
 			capRows(p, s.Bodies, s.Sims, bodies)
 		}
 		integratePositions(p, s.Bodies, s.Sims, bodies, 0, len(bodies))
-		for range sm.passes {
+		for range s.islandPasses[sm.island] {
 			for _, ji := range joints {
 				s.solveJoint(&s.Joints[ji], p, elapsed+p.h, false)
 			}
