@@ -56,9 +56,14 @@ type Mass struct {
 // Material holds the contact properties of a body. The pair values used by a
 // contact come from the world's mixing rules (by default friction
 // sqrt(f1 f2) and restitution max(e1, e2), as Box2D does).
+//
+// Filter says which bodies it collides with (by default, all). It sits
+// with friction and restitution because, like them, it is a property of
+// the body's contacts, as in Box2D's shape definition.
 type Material struct {
 	Friction    float64 // Coulomb coefficient, >= 0
 	Restitution float64 // in [0, 1]: 0 inelastic, 1 elastic
+	Filter      Filter
 }
 
 // Force accumulates the force (N, applied at the centre of mass) and torque

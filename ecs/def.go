@@ -20,9 +20,12 @@ type BodyDef struct {
 	Density float64
 	// Mass, when > 0, sets the mass in kg directly; inertia follows from the
 	// shape as for a uniform body of that mass.
-	Mass           float64
-	Friction       float64 // >= 0
-	Restitution    float64 // in [0, 1]
+	Mass        float64
+	Friction    float64 // >= 0
+	Restitution float64 // in [0, 1]
+	// Filter says which bodies this one collides with; the zero Filter
+	// collides with all (see components.Filter).
+	Filter         components.Filter
 	LinearDamping  float64 // >= 0, 1/s
 	AngularDamping float64 // >= 0, 1/s
 	GravityScale   float64 // multiplies the world gravity
@@ -173,7 +176,7 @@ func (d *BodyDef) fill(t *components.Transform, v *components.Velocity, s *compo
 		*v = components.Velocity{}
 	}
 	*s = d.Shape
-	*mat = components.Material{Friction: d.Friction, Restitution: d.Restitution}
+	*mat = components.Material{Friction: d.Friction, Restitution: d.Restitution, Filter: d.Filter}
 	*b = components.Body{Type: d.Type, GravityScale: d.GravityScale,
 		LinearDamping: d.LinearDamping, AngularDamping: d.AngularDamping}
 	*m = d.mass()

@@ -91,7 +91,7 @@ func (p *Physics) timeOfImpact(i int, minExt float64) float64 {
 	var shape, core components.Shape
 	for _, pr := range p.sweepPairs {
 		f := &p.frozen.proxies[pr.B]
-		if f.sleeping || p.joints.apart.has(x.id, f.id) {
+		if f.sleeping || p.joints.apart.has(x.id, f.id) || !p.mayTouch(int32(i), int32(len(p.ents))+pr.B) {
 			continue
 		}
 		if shape.Kind == 0 {

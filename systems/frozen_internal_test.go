@@ -149,7 +149,7 @@ func (tw *frozenTwin) edit(t *testing.T, k int, e arche.Entity, x float64) {
 		// its archetype, the new one takes its place in the query.
 		d := ecs.DefaultBodyDef()
 		d.Type, d.Shape, d.Position, d.Angle = b.Type, *s, xf.P, xf.Angle()
-		d.Friction, d.Restitution, d.StartAsleep = mat.Friction, mat.Restitution, ecs.IsSleeping(&tw.w, e)
+		d.Friction, d.Restitution, d.Filter, d.StartAsleep = mat.Friction, mat.Restitution, mat.Filter, ecs.IsSleeping(&tw.w, e)
 		d.LinearDamping, d.AngularDamping, d.GravityScale = b.LinearDamping, b.AngularDamping, b.GravityScale
 		if err := ecs.RemoveBody(&tw.w, e); err != nil {
 			t.Fatal(err)
@@ -164,6 +164,13 @@ func (tw *frozenTwin) edit(t *testing.T, k int, e arche.Entity, x float64) {
 		if b.Type != components.Dynamic && !ecs.IsSleeping(&tw.w, e) {
 			tw.w.Add(e, arche.ComponentID[components.Sleeping](&tw.w))
 		}
+	case 23:
+		// A filter that now ignores the default category, or a group.
+		if x > 0 {
+			mat.Filter.Ignore ^= components.DefaultCategory
+		} else {
+			mat.Filter.Group = int32(3 * x)
+		}
 	case 20:
 		if math.IsNaN(b.AngularDamping) {
 			b.AngularDamping = 0
@@ -175,7 +182,7 @@ func (tw *frozenTwin) edit(t *testing.T, k int, e arche.Entity, x float64) {
 }
 
 // TestFrozenRowsKeptMatchRebuilt runs two worlds side by side through the
-// same random edits between ticks (poses, shapes, materials, settings,
+// same random edits between ticks (poses, shapes, materials and filters, settings,
 // masses, velocities and forces of static, kinematic, sleeping and awake
 // bodies; NaN and its mending; -0; removals, new sleepers, wakes), one
 // keeping unchanged frozen rows and one rebuilding them every tick, and
@@ -186,7 +193,7 @@ func TestFrozenRowsKeptMatchRebuilt(t *testing.T) {
 	defer func() { rebuildFrozen = false }()
 	kept, rebuilt := newFrozenTwin(t), newFrozenTwin(t)
 	r := rand.New(rand.NewPCG(3, 4))
-	const kinds, rounds, every = 23, 5 * 23, 40
+	const kinds, rounds, every = 24, 5 * 24, 40
 	var edits [kinds]int
 	var last arche.Entity
 	ticks, keptTicks := rounds*every, 0
@@ -287,8 +294,10 @@ func TestFrozenSrcSameSeesEveryField(t *testing.T) {
 		switch v.Kind() {
 		case reflect.Float64:
 			v.SetFloat(v.Float() + 1)
-		case reflect.Uint8:
+		case reflect.Uint8, reflect.Uint64:
 			v.SetUint(v.Uint() ^ 1)
+		case reflect.Int32:
+			v.SetInt(v.Int() ^ 1)
 		default:
 			t.Fatalf("field %v of kind %v: the test does not know how to change it", path, v.Kind())
 		}
@@ -296,8 +305,8 @@ func TestFrozenSrcSameSeesEveryField(t *testing.T) {
 			t.Errorf("frozenSrc.same does not see a change of field %v (%s)", path, reflect.TypeOf(base).FieldByIndex(path).Name)
 		}
 	}
-	if len(leaves) != 24 {
-		t.Errorf("%d fields, want 24 (update the count when a component gains a field)", len(leaves))
+	if len(leaves) != 27 {
+		t.Errorf("%d fields, want 27 (update the count when a component gains a field)", len(leaves))
 	}
 	zero, neg := base, base
 	zero.t.P.X, neg.t.P.X = 0, math.Copysign(0, -1)

@@ -47,6 +47,7 @@ type frozenRows struct {
 	prevAABBs    []components.AABB
 	prevXfs      []components.Transform
 	prevSleeping []bool
+	prevFilters  []components.Filter
 	index        []int32
 	changed      []components.AABB
 }
@@ -56,9 +57,10 @@ func (f *frozenRows) keepRows() {
 	f.prevEnts = append(f.prevEnts[:0], f.ents...)
 	f.prevAABBs = append(f.prevAABBs[:0], f.aabbs...)
 	f.prevSleeping = append(f.prevSleeping[:0], f.sleeping...)
-	f.prevXfs = f.prevXfs[:0]
+	f.prevXfs, f.prevFilters = f.prevXfs[:0], f.prevFilters[:0]
 	for i := range f.proxies {
 		f.prevXfs = append(f.prevXfs, f.proxies[i].xf)
+		f.prevFilters = append(f.prevFilters, f.mats[i].Filter)
 	}
 }
 
@@ -67,8 +69,9 @@ func (f *frozenRows) keepRows() {
 // add gives it. It was awake then, so without this disturbed would not see
 // a game move it, change its shape or remove it before the next tick: a box
 // lifted 4.5 m in that gap hung there asleep.
-func (f *frozenRows) rememberSleeper(e arche.Entity, xf components.Transform, s *components.Shape, margin float64) {
+func (f *frozenRows) rememberSleeper(e arche.Entity, xf components.Transform, s *components.Shape, filter components.Filter, margin float64) {
 	f.prevEnts = append(f.prevEnts, e)
+	f.prevFilters = append(f.prevFilters, filter)
 	f.prevAABBs = append(f.prevAABBs, frozenBox(xf, s, margin))
 	f.prevXfs = append(f.prevXfs, xf)
 	f.prevSleeping = append(f.prevSleeping, true)
@@ -78,7 +81,11 @@ func (f *frozenRows) rememberSleeper(e arche.Entity, xf components.Transform, s 
 // frozen rows changed since the last rebuild (w tells which entities are no
 // longer bodies, and bodies where the woken ones are now):
 //   - a sleeping body the game moved by writing its Transform, or reshaped
-//     by writing its Shape (Box2D v3's b2Body_SetTransform wakes the body);
+//     by writing its Shape (Box2D v3's b2Body_SetTransform wakes the body),
+//     or whose filter it changed (b2Shape_SetFilter wakes it), and the
+//     sleepers that overlap it;
+//   - the sleeping bodies that overlap a static body whose filter changed:
+//     a floor that stops holding them, or that starts pushing them out;
 //   - the sleeping bodies that overlap a static body (or a kinematic body at
 //     rest) that was removed, moved or added, or a sleeping body that was
 //     removed or moved (even if a command woke it at once), at its old place
@@ -112,7 +119,8 @@ func (f *frozenRows) disturbed(w *arche.World, bodies *bodyMap, dst []arche.Enti
 		same := i >= 0 && f.ents[i] == e
 		if f.prevSleeping[k] {
 			switch {
-			case same && f.sleeping[i] && (f.proxies[i].xf != f.prevXfs[k] || f.aabbs[i] != f.prevAABBs[k]):
+			case same && f.sleeping[i] && (f.proxies[i].xf != f.prevXfs[k] || f.aabbs[i] != f.prevAABBs[k] ||
+				f.mats[i].Filter != f.prevFilters[k]):
 				dst = append(dst, e)
 				f.changed = append(f.changed, f.prevAABBs[k], f.aabbs[i])
 			case !same && !ecs.IsBody(w, e):
@@ -126,7 +134,7 @@ func (f *frozenRows) disturbed(w *arche.World, bodies *bodyMap, dst []arche.Enti
 			}
 			continue
 		}
-		if !same || f.sleeping[i] || f.aabbs[i] != f.prevAABBs[k] {
+		if !same || f.sleeping[i] || f.aabbs[i] != f.prevAABBs[k] || f.mats[i].Filter != f.prevFilters[k] {
 			f.changed = append(f.changed, f.prevAABBs[k])
 		}
 		if same && !f.sleeping[i] {
@@ -212,7 +220,7 @@ func (r *frozenSrc) same(t *components.Transform, v *components.Velocity, s *com
 	return eq(r.t.P.X, t.P.X) && eq(r.t.P.Y, t.P.Y) && eq(r.t.R.C, t.R.C) && eq(r.t.R.S, t.R.S) &&
 		eq(r.v.Lin.X, v.Lin.X) && eq(r.v.Lin.Y, v.Lin.Y) && eq(r.v.Ang, v.Ang) &&
 		r.s.Kind == s.Kind && eq(r.s.Radius, s.Radius) && eq(r.s.Half.X, s.Half.X) && eq(r.s.Half.Y, s.Half.Y) &&
-		eq(r.mat.Friction, mat.Friction) && eq(r.mat.Restitution, mat.Restitution) &&
+		eq(r.mat.Friction, mat.Friction) && eq(r.mat.Restitution, mat.Restitution) && r.mat.Filter == mat.Filter &&
 		r.b.Type == b.Type && eq(r.b.GravityScale, b.GravityScale) &&
 		eq(r.b.LinearDamping, b.LinearDamping) && eq(r.b.AngularDamping, b.AngularDamping) &&
 		eq(r.m.Mass, m.Mass) && eq(r.m.Inertia, m.Inertia) && eq(r.m.InvMass, m.InvMass) && eq(r.m.InvInertia, m.InvInertia) &&
@@ -291,7 +299,7 @@ func mix(h, x uint64) uint64 { return (h ^ x) * 0x100000001b3 }
 // after the walk has diverged).
 func (f *frozenRows) add(e arche.Entity, src *frozenSrc, sleeping bool, margin float64) {
 	f.ents = append(f.ents, e)
-	f.proxies = appendProxy(f.proxies, e, &src.t, &src.s, solver.KindStatic, 0, sleeping)
+	f.proxies = appendProxy(f.proxies, e, &src.t, &src.s, solver.KindStatic, 0, sleeping, !src.mat.Filter.Plain())
 	f.mats = append(f.mats, src.mat)
 	f.aabbs = append(f.aabbs, frozenBox(src.t, &src.s, margin))
 	f.sleeping = append(f.sleeping, sleeping)
@@ -319,6 +327,11 @@ func (f *frozenRows) computeHash() uint64 {
 		r := f.proxies[i].xf.R
 		h = mix(h, math.Float64bits(r.C))
 		h = mix(h, math.Float64bits(r.S))
+		if fl := f.mats[i].Filter; fl != (components.Filter{}) {
+			h = mix(h, fl.Category)
+			h = mix(h, fl.Ignore)
+			h = mix(h, uint64(uint32(fl.Group)))
+		}
 		if f.sleeping[i] {
 			h = mix(h, 1)
 		}
@@ -439,7 +452,7 @@ func (p *Physics) gather(w *arche.World) (woke bool) {
 		}
 		p.ents = append(p.ents, e)
 		p.motion = append(p.motion, motion{v: lin, spin: spin})
-		p.proxies = appendProxy(p.proxies, e, t, s, kind, speed, false)
+		p.proxies = appendProxy(p.proxies, e, t, s, kind, speed, false, !mat.Filter.Plain())
 		p.mats = append(p.mats, *mat)
 		// Grow the box by half the speculative distance and, on each axis,
 		// by the distance the body can cover along it in a step, forwards

@@ -99,6 +99,15 @@ func (p *Physics) material(i int32) *components.Material {
 	return &p.frozen.mats[i-int32(len(p.mats))]
 }
 
+// mayTouch reports whether the filters of bodies i and j (rows, as in a
+// candidate pair) let them collide.
+func (p *Physics) mayTouch(i, j int32) bool {
+	if !p.proxy(i).filtered && !p.proxy(j).filtered {
+		return true
+	}
+	return p.material(i).Filter.Collides(p.material(j).Filter)
+}
+
 // relMotion returns the velocity of body j relative to body i and the sum of
 // their spins, the largest speed at which rotation moves a point of each
 // shape. Frozen bodies do not move.
@@ -197,6 +206,9 @@ func (p *Physics) collidePair(i int, pr broadphase.Pair) uint8 {
 	}
 	if p.joints.apart.has(a.id, b.id) {
 		return pairNone // joined, and not to collide (JointSpec.CollideConnected)
+	}
+	if (a.filtered || b.filtered) && !p.material(ia).Filter.Collides(p.material(ib).Filter) {
+		return pairNone // their filters keep them apart (components.Filter)
 	}
 	closing := p.closingSpeed(ia, ib)
 	margin := p.cfg.SpeculativeDistance + p.cfg.Dt*closing

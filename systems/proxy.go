@@ -32,7 +32,10 @@ type bodyProxy struct {
 	// this tick and has no solver row.
 	kind     solver.Kind
 	sleeping bool
-	_        [1]byte
+	// filtered is set when the body's filter is not plain
+	// (components.Filter.Plain): only then does a pair read the two
+	// filters, from the material rows.
+	filtered bool
 }
 
 // appendProxy appends the proxy of entity e to dst. It writes the new row
@@ -40,7 +43,7 @@ type bodyProxy struct {
 // assembled in a stack temporary and copied with 16-byte loads that waited
 // for the temporary's narrower stores (see storeTask.Run).
 func appendProxy(dst []bodyProxy, e arche.Entity, xf *components.Transform, s *components.Shape, kind solver.Kind,
-	speed float64, sleeping bool) []bodyProxy {
+	speed float64, sleeping, filtered bool) []bodyProxy {
 	dst = append(dst, bodyProxy{})
 	x := &dst[len(dst)-1]
 	x.xf = *xf
@@ -50,7 +53,7 @@ func appendProxy(dst []bodyProxy, e arche.Entity, xf *components.Transform, s *c
 		x.half = s.Half
 	}
 	x.speed, x.id = speed, e.ID()
-	x.shape, x.kind, x.sleeping = s.Kind, kind, sleeping
+	x.shape, x.kind, x.sleeping, x.filtered = s.Kind, kind, sleeping, filtered
 	return dst
 }
 

@@ -38,8 +38,8 @@ func (p *Physics) scatter(w *arche.World) {
 	}
 	half := 0.5 * p.cfg.SpeculativeDistance
 	for _, e := range p.sleep.toSleep {
-		t, _, s, _, _, _, _ := p.bodies.GetUnchecked(e)
-		p.frozen.rememberSleeper(e, *t, s, half)
+		t, _, s, mat, _, _, _ := p.bodies.GetUnchecked(e)
+		p.frozen.rememberSleeper(e, *t, s, mat.Filter, half)
 		w.Add(e, p.sleepingIDs...)
 	}
 }

@@ -264,7 +264,7 @@ func (p *Physics) wakeAhead() {
 		box := growAxes(p.proxies[i].shapeOf().AABB(pose), half, dt*sx, dt*sy)
 		p.aheadPairs = p.grid.FrozenOverlaps(&box, int32(i), p.aheadPairs[:0])
 		for _, pr := range p.aheadPairs {
-			if p.frozen.sleeping[pr.B] {
+			if p.frozen.sleeping[pr.B] && p.mayTouch(int32(i), int32(len(p.ents))+pr.B) {
 				p.sleep.pending = append(p.sleep.pending, p.frozen.ents[pr.B])
 			}
 		}
