@@ -8,7 +8,8 @@ type JointKind uint8
 const (
 	// JointRevolute pins an anchor of body B to an anchor of body A: they
 	// may turn about it relative to each other, within optional angle
-	// limits and driven by an optional motor (Box2D's revolute joint).
+	// limits, driven by an optional motor and pulled by an optional
+	// torsion spring towards SpringTarget (Box2D's revolute joint).
 	JointRevolute JointKind = iota + 1
 	// JointDistance keeps the anchors of the two bodies Length apart: a
 	// rigid rod, or with EnableSpring a spring (Hertz, DampingRatio) whose
@@ -17,17 +18,19 @@ const (
 	JointDistance
 	// JointWeld glues body B to body A at the anchors, at the relative angle
 	// ReferenceAngle; EnableSpring softens it (Hertz, DampingRatio).
+	// (SpringTarget does not apply: it holds at ReferenceAngle.)
 	JointWeld
 	// JointPrismatic lets B's anchor slide along the line through A's
 	// anchor in direction LocalAxisA, and keeps their relative angle at
 	// ReferenceAngle: a piston, an elevator. The translation along the axis
 	// (0 where the anchors meet) may be limited (EnableLimit), sprung
-	// towards 0 (EnableSpring) and driven (EnableMotor, MotorSpeed in m/s,
-	// MaxMotorForce).
+	// towards SpringTarget (EnableSpring) and driven (EnableMotor,
+	// MotorSpeed in m/s, MaxMotorForce).
 	JointPrismatic
 	// JointWheel holds B's anchor on the line through A's anchor along
 	// LocalAxisA, lets B turn freely, and suspends it along the line on a
-	// spring (EnableSpring) towards translation 0: a car's wheel. The
+	// spring (EnableSpring) towards translation SpringTarget (by default
+	// 0): a car's wheel. The
 	// translation may be limited (EnableLimit), and the motor (EnableMotor)
 	// turns B relative to A (MotorSpeed in rad/s, MaxMotorTorque).
 	JointWheel
@@ -78,10 +81,16 @@ type JointSpec struct {
 	// EnableSpring makes a distance or weld joint a damped spring of
 	// natural frequency Hertz (>= 0; 0: no spring force, so a distance
 	// joint is free between its limits) and damping ratio DampingRatio,
-	// and springs a prismatic or wheel joint's translation towards 0. A
-	// mouse joint is always a spring, of Hertz > 0.
+	// and springs a revolute joint's angle, or a prismatic or wheel
+	// joint's translation, towards SpringTarget. A mouse joint is always
+	// a spring, of Hertz > 0.
 	EnableSpring        bool
 	Hertz, DampingRatio float64
+	// SpringTarget is the angle (revolute, in [-pi, pi]) or translation
+	// (prismatic, wheel) at which the spring pulls nothing; 0 by default
+	// (Box2D v3.1's targetAngle and targetTranslation). A revolute
+	// spring pulls the short way round.
+	SpringTarget float64
 	// EnableLimit bounds a revolute joint's angle, a springy distance
 	// joint's length, or a prismatic or wheel joint's translation, to
 	// [Lower, Upper]. Angles lie in [-pi, pi].
@@ -109,7 +118,8 @@ type JointSpec struct {
 // and N m s for the angular ones), which also warm start the next step:
 // the point constraint's (revolute, weld, mouse; for a prismatic or wheel
 // joint, Linear.X is the impulse across its line), the axial one (a
-// distance joint's rod or spring, a prismatic or wheel joint's spring),
+// distance joint's rod or spring, a revolute, prismatic or wheel joint's
+// spring),
 // the angular one (weld, prismatic), the lower and upper limits', and the
 // motor's. Divided by the substep (the step over the substeps) they give
 // the joint's reaction force and torque.
@@ -151,6 +161,7 @@ func (s *JointSpec) Check() (field, reason string) {
 		{"Length", s.Length, math.Inf(-1)},
 		{"Hertz", s.Hertz, 0},
 		{"DampingRatio", s.DampingRatio, 0},
+		{"SpringTarget", s.SpringTarget, math.Inf(-1)},
 		{"Lower", s.Lower, math.Inf(-1)},
 		{"Upper", s.Upper, math.Inf(-1)},
 		{"MotorSpeed", s.MotorSpeed, math.Inf(-1)},
@@ -169,6 +180,9 @@ func (s *JointSpec) Check() (field, reason string) {
 	}
 	if s.Kind == JointDistance && s.Length <= 0 {
 		return "Length", "must be > 0 for a distance joint"
+	}
+	if s.Kind == JointRevolute && math.Abs(s.SpringTarget) > math.Pi {
+		return "SpringTarget", "must lie in [-pi, pi] for a revolute joint"
 	}
 	if s.Kind == JointMouse && s.Hertz == 0 {
 		return "Hertz", "must be > 0 for a mouse joint: it pulls on a spring"
@@ -194,7 +208,7 @@ func (s *JointSpec) Check() (field, reason string) {
 func (s *JointSpec) Reaction(im *JointImpulse, h float64) (force, torque float64) {
 	switch s.Kind {
 	case JointRevolute:
-		return im.Linear.Len() / h, math.Abs(im.Motor+im.Lower-im.Upper) / h
+		return im.Linear.Len() / h, math.Abs(im.Axial+im.Motor+im.Lower-im.Upper) / h
 	case JointWeld:
 		return im.Linear.Len() / h, math.Abs(im.Angular) / h
 	case JointMouse:

@@ -182,7 +182,7 @@ func (s *Solver) warmStartJoint(j *Joint, p *stepParams, elapsed float64) {
 	var axial float64
 	switch j.Kind {
 	case components.JointRevolute:
-		P, axial = im.Linear, im.Motor+im.Lower-im.Upper
+		P, axial = im.Linear, im.Axial+im.Motor+im.Lower-im.Upper
 		rA = rA.Add(d) // see solvePoint
 	case components.JointWeld:
 		P, axial = im.Linear, im.Angular
@@ -299,6 +299,20 @@ func (s *Solver) solveRevolute(j *Joint, p *stepParams, a, b *jointBody, useBias
 	axial := 0.0
 	if k > 0 {
 		axial = 1 / k
+	}
+	if j.EnableSpring && j.Hertz > 0 && k > 0 {
+		// A torsion spring towards SpringTarget, the short way round: the
+		// relative angle and the target both lie in [-pi, pi].
+		c := j.relAngle(a, b) - j.SpringTarget
+		if c > math.Pi {
+			c -= 2 * math.Pi
+		} else if c < -math.Pi {
+			c += 2 * math.Pi
+		}
+		sp := j.spring
+		imp := -sp.MassScale*axial*(b.w-a.w+sp.BiasRate*c) - sp.ImpulseScale*im.Axial
+		im.Axial += imp
+		j.applySpin(a, b, imp)
 	}
 	if j.EnableMotor && k > 0 {
 		cdot := b.w - a.w - j.MotorSpeed
@@ -497,7 +511,7 @@ func (s *Solver) solveLine(j *Joint, p *stepParams, a, b *jointBody, useBias boo
 	}
 	if j.EnableSpring && j.Hertz > 0 {
 		sp := j.spring
-		imp := -sp.MassScale*m*(vAlong()+sp.BiasRate*g.along) - sp.ImpulseScale*im.Axial
+		imp := -sp.MassScale*m*(vAlong()+sp.BiasRate*(g.along-j.SpringTarget)) - sp.ImpulseScale*im.Axial
 		im.Axial += imp
 		alongImpulse(imp)
 	}

@@ -47,6 +47,8 @@ func TestNewJointRefusesBadJoints(t *testing.T) {
 		{"limit past pi", rev(func(j *ecs.Joint) { j.EnableLimit, j.Lower, j.Upper = true, -4, 0 }), "Lower"},
 		{"distance of zero length", rev(func(j *ecs.Joint) { j.Kind = components.JointDistance }), "Length"},
 		{"negative hertz", rev(func(j *ecs.Joint) { j.Hertz = -1 }), "Hertz"},
+		{"NaN spring target", rev(func(j *ecs.Joint) { j.SpringTarget = nan }), "SpringTarget"},
+		{"spring target past pi", rev(func(j *ecs.Joint) { j.EnableSpring, j.Hertz, j.SpringTarget = true, 1, 3.2 }), "SpringTarget"},
 		{"prismatic without an axis", rev(func(j *ecs.Joint) { j.Kind = components.JointPrismatic }), "LocalAxisA"},
 		{"wheel with a NaN axis", rev(func(j *ecs.Joint) { j.Kind, j.LocalAxisA.Y = components.JointWheel, nan }), "LocalAxisA"},
 		{"negative motor force", rev(func(j *ecs.Joint) { j.MaxMotorForce = -1 }), "MaxMotorForce"},

@@ -165,6 +165,7 @@ func TestJointsConserveMomentum(t *testing.T) {
 		switch kind {
 		case components.JointRevolute:
 			j, err = ecs.RevoluteJoint(s.w, a, b, components.V(0.6, 0.1))
+			j.EnableSpring, j.Hertz, j.DampingRatio, j.SpringTarget = true, 3, 0.2, 1
 		case components.JointWeld:
 			j, err = ecs.WeldJoint(s.w, a, b, components.V(0.6, 0.1))
 		case components.JointDistance:
