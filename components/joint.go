@@ -40,10 +40,19 @@ const (
 	// world), LocalAnchorA is the target in world coordinates; move it
 	// between ticks to drag.
 	JointMouse
+	// JointMotor drives B's anchor towards A's and B's angle relative to
+	// A's towards ReferenceAngle, with at most MaxForce (N) and
+	// MaxMotorTorque (N m): on springs of Hertz and DampingRatio, or, at
+	// Hertz 0, by taking away their relative motion alone (Box2D's motor
+	// joint). Move LocalAnchorA and ReferenceAngle between ticks to lead
+	// B along a path; with A the world and Hertz 0 it is top-down
+	// friction, slowing B at up to MaxForce and MaxMotorTorque. A zero cap
+	// leaves that part free.
+	JointMotor
 )
 
 // String returns the kind's name ("revolute", "distance", "weld",
-// "prismatic", "wheel", "mouse"), or "invalid".
+// "prismatic", "wheel", "mouse", "motor"), or "invalid".
 func (k JointKind) String() string {
 	switch k {
 	case JointRevolute:
@@ -58,6 +67,8 @@ func (k JointKind) String() string {
 		return "wheel"
 	case JointMouse:
 		return "mouse"
+	case JointMotor:
+		return "motor"
 	}
 	return "invalid"
 }
@@ -102,7 +113,9 @@ type JointSpec struct {
 	// MaxMotorForce N.
 	EnableMotor                               bool
 	MotorSpeed, MaxMotorTorque, MaxMotorForce float64
-	// MaxForce caps a mouse joint's pull, N; 0 leaves it uncapped.
+	// MaxForce caps a mouse joint's pull, N, where 0 leaves it uncapped,
+	// and a motor joint's, where 0 leaves B's anchor free. A motor
+	// joint's torque is capped by MaxMotorTorque.
 	MaxForce float64
 	// ForceThreshold and TorqueThreshold, when > 0, report the joint in
 	// ecs.JointEvents in every tick whose force (N) or torque (N m) on B
@@ -116,11 +129,11 @@ type JointSpec struct {
 
 // JointImpulse holds the impulses a joint applied in the last substep (N s,
 // and N m s for the angular ones), which also warm start the next step:
-// the point constraint's (revolute, weld, mouse; for a prismatic or wheel
+// the point constraint's (revolute, weld, mouse, motor; for a prismatic or wheel
 // joint, Linear.X is the impulse across its line), the axial one (a
 // distance joint's rod or spring, a revolute, prismatic or wheel joint's
 // spring),
-// the angular one (weld, prismatic), the lower and upper limits', and the
+// the angular one (weld, prismatic, motor), the lower and upper limits', and the
 // motor's. Divided by the substep (the step over the substeps) they give
 // the joint's reaction force and torque.
 type JointImpulse struct {
@@ -136,7 +149,7 @@ type JointImpulse struct {
 // joint, or angles outside [-pi, pi] on a revolute one).
 func (s *JointSpec) Check() (field, reason string) {
 	switch s.Kind {
-	case JointRevolute, JointDistance, JointWeld, JointPrismatic, JointWheel, JointMouse:
+	case JointRevolute, JointDistance, JointWeld, JointPrismatic, JointWheel, JointMouse, JointMotor:
 	default:
 		return "Kind", "is not a joint kind"
 	}
@@ -213,6 +226,8 @@ func (s *JointSpec) Reaction(im *JointImpulse, h float64) (force, torque float64
 		return im.Linear.Len() / h, math.Abs(im.Angular) / h
 	case JointMouse:
 		return im.Linear.Len() / h, 0
+	case JointMotor:
+		return im.Linear.Len() / h, math.Abs(im.Angular) / h
 	case JointDistance:
 		return math.Abs(im.Axial+im.Lower-im.Upper) / h, 0
 	case JointPrismatic:

@@ -122,3 +122,51 @@ func ExampleMouseJoint() {
 	// Output:
 	// the grip is 0.01 m from the cursor
 }
+
+// A motor joint to the world with no spring is top-down friction: seen
+// from above, with no gravity, a puck of 1 kg sliding at 4 m/s is slowed
+// at up to 2 N, so at 2 m/s^2, and stops after 2 s. Giving the joint a
+// spring (Hertz) and moving LocalAnchorA would lead the puck along a path
+// instead.
+func ExampleMotorJoint() {
+	world := arche.NewWorld()
+	cfg := systems.DefaultConfig()
+	cfg.Gravity = components.Vec2{}
+	physics, err := systems.New(cfg)
+	if err != nil {
+		panic(err)
+	}
+	physics.Initialize(&world)
+	defer physics.Finalize(&world)
+
+	puckDef := ecs.DefaultBodyDef()
+	puckDef.Shape = components.Circle(0.5)
+	puckDef.Mass = 1
+	puckDef.LinearVelocity = components.V(4, 0)
+	puck, err := ecs.NewBody(&world, puckDef)
+	if err != nil {
+		panic(err)
+	}
+	friction, err := ecs.MotorJoint(&world, arche.Entity{}, puck, 2, 0.1)
+	if err != nil {
+		panic(err)
+	}
+	if _, err := ecs.NewJoint(&world, friction); err != nil {
+		panic(err)
+	}
+
+	vel := generic.NewMap[components.Velocity](&world)
+	poses := generic.NewMap[components.Transform](&world)
+	for step := 1; step <= 180; step++ {
+		physics.Update(&world)
+		if step%60 == 0 {
+			fmt.Printf("t = %.0f s: %.2f m/s at x = %.2f m\n", float64(step)/60, vel.Get(puck).Lin.X, poses.Get(puck).P.X)
+		}
+	}
+	// It stops where Coulomb friction would stop it: x = v^2 / (2 a) = 4 m.
+
+	// Output:
+	// t = 1 s: 2.00 m/s at x = 3.00 m
+	// t = 2 s: 0.00 m/s at x = 3.99 m
+	// t = 3 s: 0.00 m/s at x = 3.99 m
+}

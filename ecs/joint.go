@@ -200,3 +200,21 @@ func MouseJoint(w *arche.World, b arche.Entity, target components.Vec2) (Joint, 
 		LocalAnchorA: target, LocalAnchorB: tb.InvApply(target),
 		Hertz: 5, DampingRatio: 0.7, MaxForce: 1000 * g * m.Mass}}, nil
 }
+
+// MotorJoint returns a motor joint that holds body b where it stands now
+// relative to body a (or the world, for the zero entity): B's anchor at
+// its centre, A's at that point, the reference angle their present
+// relative angle, with at most maxForce (N) and maxTorque (N m), and no
+// spring (Hertz 0), so that it takes away their relative motion alone:
+// top-down friction against the world. Set Hertz (and DampingRatio) to
+// pull B back to its targets, and move LocalAnchorA and ReferenceAngle
+// through [JointOf] to lead it.
+func MotorJoint(w *arche.World, a, b arche.Entity, maxForce, maxTorque float64) (Joint, error) {
+	ta, tb, err := anchors(w, a, b)
+	if err != nil {
+		return Joint{}, err
+	}
+	return Joint{A: a, B: b, JointSpec: components.JointSpec{Kind: components.JointMotor,
+		LocalAnchorA: ta.InvApply(tb.P), ReferenceAngle: tb.R.Angle() - ta.R.Angle(),
+		MaxForce: maxForce, MaxMotorTorque: maxTorque}}, nil
+}

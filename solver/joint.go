@@ -84,7 +84,7 @@ func (s *Solver) prepareJoint(j *Joint, p *stepParams) {
 	j.dc = xb.P.Sub(xa.P)
 	j.angle0 = math.Remainder(xa.R.InvMul(xb.R).Angle()-j.ReferenceAngle, 2*math.Pi)
 	j.spring = Softness{MassScale: 1}
-	if (j.EnableSpring || j.Kind == components.JointMouse) && j.Hertz > 0 {
+	if (j.EnableSpring || j.Kind == components.JointMouse || j.Kind == components.JointMotor) && j.Hertz > 0 {
 		j.spring = MakeSoft(j.Hertz, j.DampingRatio, p.h)
 	}
 	if j.Kind == components.JointPrismatic || j.Kind == components.JointWheel {
@@ -184,7 +184,7 @@ func (s *Solver) warmStartJoint(j *Joint, p *stepParams, elapsed float64) {
 	case components.JointRevolute:
 		P, axial = im.Linear, im.Axial+im.Motor+im.Lower-im.Upper
 		rA = rA.Add(d) // see solvePoint
-	case components.JointWeld:
+	case components.JointWeld, components.JointMotor:
 		P, axial = im.Linear, im.Angular
 		rA = rA.Add(d)
 	case components.JointDistance:
@@ -237,6 +237,8 @@ func (s *Solver) solveJoint(j *Joint, p *stepParams, elapsed float64, useBias bo
 		s.solveLine(j, p, &a, &b, useBias)
 	case components.JointMouse:
 		s.solveMouse(j, p, &a, &b)
+	case components.JointMotor:
+		s.solveMotor(j, p, &a, &b)
 	}
 	s.put(j.A, j.KindA, &a)
 	s.put(j.B, j.KindB, &b)
@@ -575,6 +577,27 @@ func (s *Solver) solveLine(j *Joint, p *stepParams, a, b *jointBody, useBias boo
 	a.w -= j.iA * (imp.X*g.s1 + imp.Y)
 	b.v = b.v.MulAdd(j.mB, P)
 	b.w += j.iB * (imp.X*g.s2 + imp.Y)
+}
+
+// solveMotor drives B's angle relative to A's and B's anchor towards their
+// targets with capped torque and force (Box2D v3 motor_joint.c, whose
+// correction factor is the spring here): on the joint's spring in both
+// passes, as springs do, or at Hertz 0 as a velocity constraint alone, so
+// that it only takes away the relative motion.
+func (s *Solver) solveMotor(j *Joint, p *stepParams, a, b *jointBody) {
+	springy := j.Hertz > 0
+	if k := j.iA + j.iB; k > 0 && j.MaxMotorTorque > 0 {
+		bias, ms, is := 0.0, 1.0, 0.0
+		if springy {
+			bias, ms, is = j.spring.BiasRate*j.relAngle(a, b), j.spring.MassScale, j.spring.ImpulseScale
+		}
+		old, lim := j.Impulse.Angular, p.h*j.MaxMotorTorque
+		j.Impulse.Angular = math.Max(-lim, math.Min(old-ms*(b.w-a.w+bias)/k-is*old, lim))
+		j.applySpin(a, b, j.Impulse.Angular-old)
+	}
+	if j.MaxForce > 0 {
+		s.solvePoint(j, j.spring, math.Inf(1), p.h*j.MaxForce, a, b, springy)
+	}
 }
 
 // solveMouse pulls B's anchor towards A's on the joint's spring (Hertz >

@@ -228,6 +228,15 @@ func jointScene(s *sim, seed uint64) (bodies []arche.Entity) {
 	j.EnableMotor, j.MotorSpeed, j.MaxMotorTorque = true, -4, 1
 	s.joint(j, err)
 	s.joint(ecs.MouseJoint(s.w, es[6], s.pos(es[6]).Add(components.V(0, 3))))
+	// A motor joint on springs between two more, one with only top-down
+	// friction against the world, and a revolute spring.
+	j, err = ecs.MotorJoint(s.w, es[7], es[8], 20, 5)
+	j.Hertz, j.DampingRatio, j.LocalAnchorA = 3, 0.7, j.LocalAnchorA.Add(components.V(0.3, 0))
+	s.joint(j, err)
+	s.joint(ecs.MotorJoint(s.w, arche.Entity{}, es[9], 2, 0.5))
+	j, err = ecs.RevoluteJoint(s.w, es[10], es[11], s.pos(es[10]))
+	j.EnableSpring, j.Hertz, j.DampingRatio, j.SpringTarget = true, 2, 0.1, 1
+	s.joint(j, err)
 	return bodies
 }
 

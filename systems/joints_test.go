@@ -152,7 +152,7 @@ func TestDistanceSpringFrequency(t *testing.T) {
 // solver.solvePoint for the angular part).
 func TestJointsConserveMomentum(t *testing.T) {
 	for _, kind := range []components.JointKind{components.JointRevolute, components.JointDistance, components.JointWeld,
-		components.JointPrismatic, components.JointWheel} {
+		components.JointPrismatic, components.JointWheel, components.JointMotor} {
 		s := newSim(t, func(c *systems.Config) { c.Sleep = false; c.Gravity = components.Vec2{} })
 		da := dynBox(0, 0, 0.5, 0.2)
 		da.LinearVelocity, da.AngularVelocity = components.V(1, 0.5), 2
@@ -176,6 +176,9 @@ func TestJointsConserveMomentum(t *testing.T) {
 		case components.JointWheel:
 			j, err = ecs.WheelJoint(s.w, a, b, components.V(1, 1), 2, 0.1)
 			j.EnableMotor, j.MotorSpeed, j.MaxMotorTorque = true, 3, 0.5
+		case components.JointMotor:
+			j, err = ecs.MotorJoint(s.w, a, b, 3, 0.4) // capped: the pull saturates
+			j.Hertz, j.DampingRatio, j.ReferenceAngle = 2, 0.3, j.ReferenceAngle+1
 		}
 		s.joint(j, err)
 		momentum := func() (p components.Vec2, l float64) {
