@@ -55,9 +55,9 @@ func (f Filter) Collides(g Filter) bool {
 	return f.Categories()&^g.Ignore != 0 && g.Categories()&^f.Ignore != 0
 }
 
-// Accepts reports whether a query that looks for the categories in mask
-// (a set bit: report bodies of that category) should report a body with
-// filter f, for the accept functions of the queries: Box2D's query filter
-// with its category bits all set, so that no body's Ignore excludes the
-// query.
+// Accepts reports whether a body with filter f belongs to one of the
+// categories in mask, for the accept functions of the queries: the half
+// of Box2D's query filter that tests the body's categories against the
+// query's mask. Box2D also passes over a body whose mask leaves out the
+// query's own category; Accepts reports a body whatever it ignores.
 func (f Filter) Accepts(mask uint64) bool { return f.Categories()&mask != 0 }

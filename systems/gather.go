@@ -49,7 +49,7 @@ type frozenRows struct {
 	prevSleeping []bool
 	prevFilters  []components.Filter
 	index        []int32
-	changed      []components.AABB
+	changed      []changedBox
 }
 
 // keepRows remembers this tick's frozen rows for the next diff.
@@ -77,6 +77,14 @@ func (f *frozenRows) rememberSleeper(e arche.Entity, xf components.Transform, s 
 	f.prevSleeping = append(f.prevSleeping, true)
 }
 
+// changedBox is the box of a frozen row that changed (disturbed), with the
+// body's filters before and after: a sleeper that collides with neither
+// never touched it and is not woken by it.
+type changedBox struct {
+	box      components.AABB
+	old, now components.Filter
+}
+
 // disturbed appends to dst the sleeping bodies that must wake because the
 // frozen rows changed since the last rebuild (w tells which entities are no
 // longer bodies, and bodies where the woken ones are now):
@@ -96,6 +104,11 @@ func (f *frozenRows) rememberSleeper(e arche.Entity, xf components.Transform, s 
 //     stayed in the air when its bottom box was removed. A resting
 //     kinematic set moving leaves the frozen rows, so what sleeps on
 //     it wakes in the tick it starts, and rides or falls with it.
+//
+// Each of these wakes only the sleepers that collide with the body that
+// changed, under its filter before the change or after it: a body that
+// ignores a sleeping pile moves through it, appears in it or leaves it
+// without waking it.
 func (f *frozenRows) disturbed(w *arche.World, bodies *bodyMap, dst []arche.Entity) []arche.Entity {
 	cur := len(f.ents)
 	// Index the current rows by entity ID, then walk the previous ones.
@@ -122,31 +135,37 @@ func (f *frozenRows) disturbed(w *arche.World, bodies *bodyMap, dst []arche.Enti
 			case same && f.sleeping[i] && (f.proxies[i].xf != f.prevXfs[k] || f.aabbs[i] != f.prevAABBs[k] ||
 				f.mats[i].Filter != f.prevFilters[k]):
 				dst = append(dst, e)
-				f.changed = append(f.changed, f.prevAABBs[k], f.aabbs[i])
+				old, now := f.prevFilters[k], f.mats[i].Filter
+				f.changed = append(f.changed, changedBox{f.prevAABBs[k], old, now}, changedBox{f.aabbs[i], old, now})
 			case !same && !ecs.IsBody(w, e):
-				f.changed = append(f.changed, f.prevAABBs[k])
+				f.changed = append(f.changed, changedBox{f.prevAABBs[k], f.prevFilters[k], f.prevFilters[k]})
 			case !same:
 				// Awake now: a game command (ecs.SetTransform) woke it at
 				// once, and may have moved it away.
-				if t, _, _, _, _, _, _ := bodies.Get(e); t != nil && *t != f.prevXfs[k] {
-					f.changed = append(f.changed, f.prevAABBs[k])
+				if t, _, _, mat, _, _, _ := bodies.Get(e); t != nil && *t != f.prevXfs[k] {
+					f.changed = append(f.changed, changedBox{f.prevAABBs[k], f.prevFilters[k], mat.Filter})
 				}
 			}
 			continue
 		}
-		if !same || f.sleeping[i] || f.aabbs[i] != f.prevAABBs[k] || f.mats[i].Filter != f.prevFilters[k] {
-			f.changed = append(f.changed, f.prevAABBs[k])
+		old, now := f.prevFilters[k], f.prevFilters[k]
+		if same {
+			now = f.mats[i].Filter
+		}
+		if !same || f.sleeping[i] || f.aabbs[i] != f.prevAABBs[k] || now != old {
+			f.changed = append(f.changed, changedBox{f.prevAABBs[k], old, now})
 		}
 		if same && !f.sleeping[i] {
 			f.index[e.ID()] = -2 // matched
 			if f.aabbs[i] != f.prevAABBs[k] {
-				f.changed = append(f.changed, f.aabbs[i]) // moved: where it is now too
+				f.changed = append(f.changed, changedBox{f.aabbs[i], old, now}) // moved: where it is now too
 			}
 		}
 	}
 	for i := 0; i < cur; i++ {
 		if !f.sleeping[i] && f.index[f.ents[i].ID()] >= 0 {
-			f.changed = append(f.changed, f.aabbs[i]) // new static
+			fl := f.mats[i].Filter
+			f.changed = append(f.changed, changedBox{f.aabbs[i], fl, fl}) // new static
 		}
 	}
 	if len(f.changed) == 0 {
@@ -156,8 +175,9 @@ func (f *frozenRows) disturbed(w *arche.World, bodies *bodyMap, dst []arche.Enti
 		if !f.sleeping[i] {
 			continue
 		}
-		for _, a := range f.changed {
-			if a.Overlaps(f.aabbs[i]) {
+		fl := f.mats[i].Filter
+		for _, c := range f.changed {
+			if c.box.Overlaps(f.aabbs[i]) && (c.old.Collides(fl) || c.now.Collides(fl)) {
 				dst = append(dst, f.ents[i])
 				break
 			}
