@@ -83,6 +83,7 @@ func (s *Solver) prepareJoint(j *Joint, p *stepParams) {
 	j.rA, j.rB = xa.R.Rotate(j.LocalAnchorA), xb.R.Rotate(j.LocalAnchorB)
 	j.dc = xb.P.Sub(xa.P)
 	j.angle0 = math.Remainder(xa.R.InvMul(xb.R).Angle()-j.ReferenceAngle, 2*math.Pi)
+	j.clearUnused()
 	j.spring = Softness{MassScale: 1}
 	if (j.EnableSpring || j.Kind == components.JointMouse || j.Kind == components.JointMotor) && j.Hertz > 0 {
 		j.spring = MakeSoft(j.Hertz, j.DampingRatio, p.h)
@@ -93,6 +94,39 @@ func (s *Solver) prepareJoint(j *Joint, p *stepParams) {
 		u = u.Scale(1 / math.Max(math.Abs(u.X), math.Abs(u.Y)))
 		u, _ = u.Normalize()
 		j.axis = xa.R.Rotate(u)
+	}
+}
+
+// clearUnused zeroes the impulses of the parts of j that are off: a game
+// that turns a spring, motor or limit off between ticks (or a motor
+// joint's cap to 0) frees the bodies at once, where the warm start would
+// go on applying the part's last impulse for ever (Box2D's setters, such
+// as b2RevoluteJoint_EnableSpring, clear it the same way).
+func (j *Joint) clearUnused() {
+	im := &j.Impulse
+	spring := j.EnableSpring && j.Hertz > 0
+	switch j.Kind {
+	case components.JointRevolute, components.JointPrismatic, components.JointWheel:
+		if !spring {
+			im.Axial = 0
+		}
+	case components.JointDistance:
+		if j.EnableSpring && j.Hertz == 0 {
+			im.Axial = 0 // free between its limits
+		}
+	case components.JointMotor:
+		if j.MaxForce == 0 {
+			im.Linear = components.Vec2{}
+		}
+		if j.MaxMotorTorque == 0 {
+			im.Angular = 0
+		}
+	}
+	if !j.EnableMotor {
+		im.Motor = 0
+	}
+	if !j.EnableLimit || j.Kind == components.JointDistance && !j.EnableSpring {
+		im.Lower, im.Upper = 0, 0
 	}
 }
 

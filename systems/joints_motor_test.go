@@ -76,3 +76,27 @@ func TestMotorJointLeads(t *testing.T) {
 		t.Errorf("the capped pull gave %.4f m/s in 1 s, want about 0.5", v)
 	}
 }
+
+// TestMotorJointCapsOff: a puck slowed by top-down friction glides on at
+// its speed and spin, unchanged, once the game sets both caps to 0 (a
+// review found the last friction impulse still applied at every warm
+// start, slowing it on through zero and back).
+func TestMotorJointCapsOff(t *testing.T) {
+	s := newSim(t, func(c *systems.Config) { c.Sleep = false; c.Gravity = components.Vec2{} })
+	d := dynBox(0, 0, 0.5, 0.5)
+	d.LinearVelocity, d.AngularVelocity = components.V(5, 0), 3
+	puck := s.add(d)
+	je := s.joint(ecs.MotorJoint(s.w, arche.Entity{}, puck, 2, 0.25))
+	s.run(30)
+	jp, err := ecs.JointOf(s.w, je)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jp.MaxForce, jp.MaxMotorTorque = 0, 0
+	s.run(1)
+	v := s.v(puck)
+	s.run(120)
+	if got := s.v(puck); got != v {
+		t.Errorf("velocity %+v became %+v with both caps off", v, got)
+	}
+}

@@ -106,3 +106,63 @@ func TestPrismaticSpringTarget(t *testing.T) {
 		}
 	}
 }
+
+// TestJointPartsTurnedOff: a beam pinned at one end to the world, held
+// level by a revolute spring, or by a motor braking at speed 0, swings
+// down once the game turns the spring (EnableSpring, or Hertz 0) or the
+// motor off; a box held up by a prismatic spring falls once it is off; and
+// each reports no force from the part turned off (a review found the last
+// impulse of such a part applied at every warm start, holding the beam
+// for ever).
+func TestJointPartsTurnedOff(t *testing.T) {
+	for _, c := range []string{"spring off", "spring at 0 Hz", "motor off"} {
+		s := newSim(t, func(cfg *systems.Config) { cfg.Sleep = false })
+		beam := s.add(dynBox(1, 5, 1, 0.1))
+		j, err := ecs.RevoluteJoint(s.w, arche.Entity{}, beam, components.V(0, 5))
+		if c == "motor off" {
+			j.EnableMotor, j.MaxMotorTorque = true, 1000
+		} else {
+			j.EnableSpring, j.Hertz, j.DampingRatio = true, 4, 1
+		}
+		je := s.joint(j, err)
+		s.run(120)
+		if a := s.angle(beam); a < -0.1 {
+			t.Fatalf("%s: the beam hangs at %.3f rad before the change", c, a)
+		}
+		jp, err := ecs.JointOf(s.w, je)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch c {
+		case "spring off":
+			jp.EnableSpring = false
+		case "spring at 0 Hz":
+			jp.Hertz = 0
+		case "motor off":
+			jp.EnableMotor = false
+		}
+		s.run(30)
+		if a := s.angle(beam); a > -0.5 {
+			t.Errorf("%s: the beam is at %.3f rad half a second later, want it swinging down", c, a)
+		}
+		if _, torque := jp.Reaction(&jp.Impulse, s.cfg.Dt/float64(s.cfg.SubSteps)); torque != 0 {
+			t.Errorf("%s: the joint reports %.3g N m", c, torque)
+		}
+	}
+	s := newSim(t, func(cfg *systems.Config) { cfg.Sleep = false })
+	box := s.add(dynBox(0, 5, 0.2, 0.2))
+	j, err := ecs.PrismaticJoint(s.w, arche.Entity{}, box, components.V(0, 5), components.V(0, 1))
+	j.EnableSpring, j.Hertz, j.DampingRatio = true, 3, 1
+	je := s.joint(j, err)
+	s.run(120)
+	y := s.pos(box).Y
+	jp, err := ecs.JointOf(s.w, je)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jp.EnableSpring = false
+	s.run(30)
+	if fell := y - s.pos(box).Y; math.Abs(fell-10*0.5*0.5/2) > 0.05 {
+		t.Errorf("the box fell %.3f m in 0.5 s once its spring was off, want about g t^2 / 2 = 1.25", fell)
+	}
+}
