@@ -57,13 +57,21 @@ type Mass struct {
 // contact come from the world's mixing rules (by default friction
 // sqrt(f1 f2) and restitution max(e1, e2), as Box2D does).
 //
-// Filter says which bodies it collides with (by default, all). It sits
-// with friction and restitution because, like them, it is a property of
-// the body's contacts, as in Box2D's shape definition.
+// Filter says which bodies it collides with (by default, all), and Sensor
+// makes it a sensor. They sit with friction and restitution because, like
+// them, they are properties of the body's contacts, as in Box2D's shape
+// definition.
 type Material struct {
 	Friction    float64 // Coulomb coefficient, >= 0
 	Restitution float64 // in [0, 1]: 0 inelastic, 1 elastic
 	Filter      Filter
+	// Sensor makes the body a sensor (Box2D v3.1's sensor shapes): it
+	// collides with nothing, and each tick lists the bodies whose shapes
+	// overlap its own, as the step left them, in ecs.SensorEvents and
+	// systems.Physics.SensorOverlaps. It sees bodies of every type,
+	// asleep or awake, that its Filter lets it collide with, and no other
+	// sensor.
+	Sensor bool
 }
 
 // Force accumulates the force (N, applied at the centre of mass) and torque

@@ -25,7 +25,10 @@ type BodyDef struct {
 	Restitution float64 // in [0, 1]
 	// Filter says which bodies this one collides with; the zero Filter
 	// collides with all (see components.Filter).
-	Filter         components.Filter
+	Filter components.Filter
+	// Sensor makes the body a sensor: it collides with nothing and
+	// reports what overlaps it (see components.Material).
+	Sensor         bool
 	LinearDamping  float64 // >= 0, 1/s
 	AngularDamping float64 // >= 0, 1/s
 	GravityScale   float64 // multiplies the world gravity
@@ -176,7 +179,7 @@ func (d *BodyDef) fill(t *components.Transform, v *components.Velocity, s *compo
 		*v = components.Velocity{}
 	}
 	*s = d.Shape
-	*mat = components.Material{Friction: d.Friction, Restitution: d.Restitution, Filter: d.Filter}
+	*mat = components.Material{Friction: d.Friction, Restitution: d.Restitution, Filter: d.Filter, Sensor: d.Sensor}
 	*b = components.Body{Type: d.Type, GravityScale: d.GravityScale,
 		LinearDamping: d.LinearDamping, AngularDamping: d.AngularDamping}
 	*m = d.mass()

@@ -2,7 +2,7 @@
 // validation, spawning bodies one at a time or in batches, the commands a game
 // calls between ticks (forces, impulses, teleports, wake, removal) and the
 // world resources the physics reads and publishes ([Gravity],
-// [ContactEvents], [Profile], [Report]).
+// [ContactEvents], [SensorEvents], [JointEvents], [Profile], [Report]).
 //
 // # Import names
 //

@@ -50,7 +50,9 @@
 //  8. events: publish ecs.ContactEvents (the contacts that began, ended
 //     or hit above Config.HitSpeed; the preparation and the store mark
 //     them in parallel as they look up and keep the impulses),
-//     ecs.Profile (time per stage, counters) and ecs.Report.
+//     ecs.SensorEvents (the bodies that began or ended overlapping a
+//     sensor, found on the step's final poses), ecs.Profile (time per
+//     stage, counters) and ecs.Report.
 //
 // # Queries
 //

@@ -149,7 +149,7 @@ func (tw *frozenTwin) edit(t *testing.T, k int, e arche.Entity, x float64) {
 		// its archetype, the new one takes its place in the query.
 		d := ecs.DefaultBodyDef()
 		d.Type, d.Shape, d.Position, d.Angle = b.Type, *s, xf.P, xf.Angle()
-		d.Friction, d.Restitution, d.Filter, d.StartAsleep = mat.Friction, mat.Restitution, mat.Filter, ecs.IsSleeping(&tw.w, e)
+		d.Friction, d.Restitution, d.Filter, d.Sensor, d.StartAsleep = mat.Friction, mat.Restitution, mat.Filter, mat.Sensor, ecs.IsSleeping(&tw.w, e)
 		d.LinearDamping, d.AngularDamping, d.GravityScale = b.LinearDamping, b.AngularDamping, b.GravityScale
 		if err := ecs.RemoveBody(&tw.w, e); err != nil {
 			t.Fatal(err)
@@ -165,8 +165,11 @@ func (tw *frozenTwin) edit(t *testing.T, k int, e arche.Entity, x float64) {
 			tw.w.Add(e, arche.ComponentID[components.Sleeping](&tw.w))
 		}
 	case 23:
-		// A filter that now ignores the default category, or a group.
-		if x > 0 {
+		// A filter that now ignores the default category, or a group, or
+		// a body made a sensor or solid again.
+		if x > 0.5 {
+			mat.Sensor = !mat.Sensor
+		} else if x > 0 {
 			mat.Filter.Ignore ^= components.DefaultCategory
 		} else {
 			mat.Filter.Group = int32(3 * x)
@@ -298,6 +301,8 @@ func TestFrozenSrcSameSeesEveryField(t *testing.T) {
 			v.SetUint(v.Uint() ^ 1)
 		case reflect.Int32:
 			v.SetInt(v.Int() ^ 1)
+		case reflect.Bool:
+			v.SetBool(!v.Bool())
 		default:
 			t.Fatalf("field %v of kind %v: the test does not know how to change it", path, v.Kind())
 		}
@@ -305,8 +310,8 @@ func TestFrozenSrcSameSeesEveryField(t *testing.T) {
 			t.Errorf("frozenSrc.same does not see a change of field %v (%s)", path, reflect.TypeOf(base).FieldByIndex(path).Name)
 		}
 	}
-	if len(leaves) != 27 {
-		t.Errorf("%d fields, want 27 (update the count when a component gains a field)", len(leaves))
+	if len(leaves) != 28 {
+		t.Errorf("%d fields, want 28 (update the count when a component gains a field)", len(leaves))
 	}
 	zero, neg := base, base
 	zero.t.P.X, neg.t.P.X = 0, math.Copysign(0, -1)

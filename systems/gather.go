@@ -23,7 +23,8 @@ type frozenRows struct {
 	mats     []components.Material
 	aabbs    []components.AABB
 	sleeping []bool
-	statics  int // rows that are static or resting kinematic bodies, not sleeping ones
+	statics  int     // rows that are static or resting kinematic bodies, not sleeping ones
+	sensors  []int32 // the rows of sensors, in order
 	hash     uint64
 	built    bool
 
@@ -47,7 +48,7 @@ type frozenRows struct {
 	prevAABBs    []components.AABB
 	prevXfs      []components.Transform
 	prevSleeping []bool
-	prevFilters  []components.Filter
+	prevRules    []contactRule
 	index        []int32
 	changed      []changedBox
 }
@@ -57,10 +58,10 @@ func (f *frozenRows) keepRows() {
 	f.prevEnts = append(f.prevEnts[:0], f.ents...)
 	f.prevAABBs = append(f.prevAABBs[:0], f.aabbs...)
 	f.prevSleeping = append(f.prevSleeping[:0], f.sleeping...)
-	f.prevXfs, f.prevFilters = f.prevXfs[:0], f.prevFilters[:0]
+	f.prevXfs, f.prevRules = f.prevXfs[:0], f.prevRules[:0]
 	for i := range f.proxies {
 		f.prevXfs = append(f.prevXfs, f.proxies[i].xf)
-		f.prevFilters = append(f.prevFilters, f.mats[i].Filter)
+		f.prevRules = append(f.prevRules, ruleOf(&f.mats[i]))
 	}
 }
 
@@ -69,20 +70,34 @@ func (f *frozenRows) keepRows() {
 // add gives it. It was awake then, so without this disturbed would not see
 // a game move it, change its shape or remove it before the next tick: a box
 // lifted 4.5 m in that gap hung there asleep.
-func (f *frozenRows) rememberSleeper(e arche.Entity, xf components.Transform, s *components.Shape, filter components.Filter, margin float64) {
+func (f *frozenRows) rememberSleeper(e arche.Entity, xf components.Transform, s *components.Shape, mat *components.Material, margin float64) {
 	f.prevEnts = append(f.prevEnts, e)
-	f.prevFilters = append(f.prevFilters, filter)
+	f.prevRules = append(f.prevRules, ruleOf(mat))
 	f.prevAABBs = append(f.prevAABBs, frozenBox(xf, s, margin))
 	f.prevXfs = append(f.prevXfs, xf)
 	f.prevSleeping = append(f.prevSleeping, true)
 }
 
+// contactRule is what of a body's material decides whom it may touch: its
+// filter, and whether it is a sensor.
+type contactRule struct {
+	filter components.Filter
+	sensor bool
+}
+
+func ruleOf(m *components.Material) contactRule { return contactRule{m.Filter, m.Sensor} }
+
+// touches reports whether a body of rule r may collide with one of rule o.
+func (r contactRule) touches(o contactRule) bool {
+	return !r.sensor && !o.sensor && r.filter.Collides(o.filter)
+}
+
 // changedBox is the box of a frozen row that changed (disturbed), with the
-// body's filters before and after: a sleeper that collides with neither
-// never touched it and is not woken by it.
+// body's contact rules before and after: a sleeper that collides with it
+// under neither never touched it and is not woken by it.
 type changedBox struct {
 	box      components.AABB
-	old, now components.Filter
+	old, now contactRule
 }
 
 // disturbed appends to dst the sleeping bodies that must wake because the
@@ -133,24 +148,24 @@ func (f *frozenRows) disturbed(w *arche.World, bodies *bodyMap, dst []arche.Enti
 		if f.prevSleeping[k] {
 			switch {
 			case same && f.sleeping[i] && (f.proxies[i].xf != f.prevXfs[k] || f.aabbs[i] != f.prevAABBs[k] ||
-				f.mats[i].Filter != f.prevFilters[k]):
+				ruleOf(&f.mats[i]) != f.prevRules[k]):
 				dst = append(dst, e)
-				old, now := f.prevFilters[k], f.mats[i].Filter
+				old, now := f.prevRules[k], ruleOf(&f.mats[i])
 				f.changed = append(f.changed, changedBox{f.prevAABBs[k], old, now}, changedBox{f.aabbs[i], old, now})
 			case !same && !ecs.IsBody(w, e):
-				f.changed = append(f.changed, changedBox{f.prevAABBs[k], f.prevFilters[k], f.prevFilters[k]})
+				f.changed = append(f.changed, changedBox{f.prevAABBs[k], f.prevRules[k], f.prevRules[k]})
 			case !same:
 				// Awake now: a game command (ecs.SetTransform) woke it at
 				// once, and may have moved it away.
 				if t, _, _, mat, _, _, _ := bodies.Get(e); t != nil && *t != f.prevXfs[k] {
-					f.changed = append(f.changed, changedBox{f.prevAABBs[k], f.prevFilters[k], mat.Filter})
+					f.changed = append(f.changed, changedBox{f.prevAABBs[k], f.prevRules[k], ruleOf(mat)})
 				}
 			}
 			continue
 		}
-		old, now := f.prevFilters[k], f.prevFilters[k]
+		old, now := f.prevRules[k], f.prevRules[k]
 		if same {
-			now = f.mats[i].Filter
+			now = ruleOf(&f.mats[i])
 		}
 		if !same || f.sleeping[i] || f.aabbs[i] != f.prevAABBs[k] || now != old {
 			f.changed = append(f.changed, changedBox{f.prevAABBs[k], old, now})
@@ -164,8 +179,8 @@ func (f *frozenRows) disturbed(w *arche.World, bodies *bodyMap, dst []arche.Enti
 	}
 	for i := 0; i < cur; i++ {
 		if !f.sleeping[i] && f.index[f.ents[i].ID()] >= 0 {
-			fl := f.mats[i].Filter
-			f.changed = append(f.changed, changedBox{f.aabbs[i], fl, fl}) // new static
+			r := ruleOf(&f.mats[i])
+			f.changed = append(f.changed, changedBox{f.aabbs[i], r, r}) // new static
 		}
 	}
 	if len(f.changed) == 0 {
@@ -175,9 +190,9 @@ func (f *frozenRows) disturbed(w *arche.World, bodies *bodyMap, dst []arche.Enti
 		if !f.sleeping[i] {
 			continue
 		}
-		fl := f.mats[i].Filter
+		r := ruleOf(&f.mats[i])
 		for _, c := range f.changed {
-			if c.box.Overlaps(f.aabbs[i]) && (c.old.Collides(fl) || c.now.Collides(fl)) {
+			if c.box.Overlaps(f.aabbs[i]) && (c.old.touches(r) || c.now.touches(r)) {
 				dst = append(dst, f.ents[i])
 				break
 			}
@@ -240,7 +255,7 @@ func (r *frozenSrc) same(t *components.Transform, v *components.Velocity, s *com
 	return eq(r.t.P.X, t.P.X) && eq(r.t.P.Y, t.P.Y) && eq(r.t.R.C, t.R.C) && eq(r.t.R.S, t.R.S) &&
 		eq(r.v.Lin.X, v.Lin.X) && eq(r.v.Lin.Y, v.Lin.Y) && eq(r.v.Ang, v.Ang) &&
 		r.s.Kind == s.Kind && eq(r.s.Radius, s.Radius) && eq(r.s.Half.X, s.Half.X) && eq(r.s.Half.Y, s.Half.Y) &&
-		eq(r.mat.Friction, mat.Friction) && eq(r.mat.Restitution, mat.Restitution) && r.mat.Filter == mat.Filter &&
+		eq(r.mat.Friction, mat.Friction) && eq(r.mat.Restitution, mat.Restitution) && r.mat.Filter == mat.Filter && r.mat.Sensor == mat.Sensor &&
 		r.b.Type == b.Type && eq(r.b.GravityScale, b.GravityScale) &&
 		eq(r.b.LinearDamping, b.LinearDamping) && eq(r.b.AngularDamping, b.AngularDamping) &&
 		eq(r.m.Mass, m.Mass) && eq(r.m.Inertia, m.Inertia) && eq(r.m.InvMass, m.InvMass) && eq(r.m.InvInertia, m.InvInertia) &&
@@ -304,6 +319,9 @@ func (f *frozenRows) finish() bool {
 func (f *frozenRows) truncate(n int) {
 	f.ents, f.proxies, f.mats = f.ents[:n], f.proxies[:n], f.mats[:n]
 	f.aabbs, f.sleeping, f.src = f.aabbs[:n], f.sleeping[:n], f.src[:n]
+	for len(f.sensors) > 0 && f.sensors[len(f.sensors)-1] >= int32(n) {
+		f.sensors = f.sensors[:len(f.sensors)-1]
+	}
 	f.statics = 0
 	for _, sl := range f.sleeping {
 		if !sl {
@@ -318,8 +336,11 @@ func mix(h, x uint64) uint64 { return (h ^ x) * 0x100000001b3 }
 // add appends the row of frozen body e, made from src (see diverge: only
 // after the walk has diverged).
 func (f *frozenRows) add(e arche.Entity, src *frozenSrc, sleeping bool, margin float64) {
+	if src.mat.Sensor {
+		f.sensors = append(f.sensors, int32(len(f.ents)))
+	}
 	f.ents = append(f.ents, e)
-	f.proxies = appendProxy(f.proxies, e, &src.t, &src.s, solver.KindStatic, 0, sleeping, !src.mat.Filter.Plain())
+	f.proxies = appendProxy(f.proxies, e, &src.t, &src.s, solver.KindStatic, 0, sleeping, rulesOf(&src.mat))
 	f.mats = append(f.mats, src.mat)
 	f.aabbs = append(f.aabbs, frozenBox(src.t, &src.s, margin))
 	f.sleeping = append(f.sleeping, sleeping)
@@ -347,10 +368,13 @@ func (f *frozenRows) computeHash() uint64 {
 		r := f.proxies[i].xf.R
 		h = mix(h, math.Float64bits(r.C))
 		h = mix(h, math.Float64bits(r.S))
-		if fl := f.mats[i].Filter; fl != (components.Filter{}) {
-			h = mix(h, fl.Category)
-			h = mix(h, fl.Ignore)
-			h = mix(h, uint64(uint32(fl.Group)))
+		if m := &f.mats[i]; m.Filter != (components.Filter{}) || m.Sensor {
+			h = mix(h, m.Filter.Category)
+			h = mix(h, m.Filter.Ignore)
+			h = mix(h, uint64(uint32(m.Filter.Group)))
+			if m.Sensor {
+				h = mix(h, 2)
+			}
 		}
 		if f.sleeping[i] {
 			h = mix(h, 1)
@@ -426,6 +450,7 @@ func check(t *components.Transform, v *components.Velocity, s *components.Shape,
 func (p *Physics) gather(w *arche.World) (woke bool) {
 	p.errs = p.errs[:0]
 	p.ents, p.proxies, p.mats, p.aabbs, p.reach = p.ents[:0], p.proxies[:0], p.mats[:0], p.aabbs[:0], p.reach[:0]
+	p.sensor.moving = p.sensor.moving[:0]
 	p.motion = p.motion[:0]
 	p.s.Bodies, p.s.Sims = p.s.Bodies[:0], p.s.Sims[:0]
 	p.frozen.begin()
@@ -472,7 +497,10 @@ func (p *Physics) gather(w *arche.World) (woke bool) {
 		}
 		p.ents = append(p.ents, e)
 		p.motion = append(p.motion, motion{v: lin, spin: spin})
-		p.proxies = appendProxy(p.proxies, e, t, s, kind, speed, false, !mat.Filter.Plain())
+		if mat.Sensor {
+			p.sensor.moving = append(p.sensor.moving, int32(len(p.proxies)))
+		}
+		p.proxies = appendProxy(p.proxies, e, t, s, kind, speed, false, rulesOf(mat))
 		p.mats = append(p.mats, *mat)
 		// Grow the box by half the speculative distance and, on each axis,
 		// by the distance the body can cover along it in a step, forwards

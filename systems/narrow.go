@@ -99,13 +99,16 @@ func (p *Physics) material(i int32) *components.Material {
 	return &p.frozen.mats[i-int32(len(p.mats))]
 }
 
-// mayTouch reports whether the filters of bodies i and j (rows, as in a
-// candidate pair) let them collide.
+// mayTouch reports whether bodies i and j (rows, as in a candidate pair)
+// may collide: neither is a sensor, and their filters let them.
 func (p *Physics) mayTouch(i, j int32) bool {
-	if !p.proxy(i).filtered && !p.proxy(j).filtered {
-		return true
-	}
-	return p.material(i).Filter.Collides(p.material(j).Filter)
+	return touchable(p.proxy(i).rules|p.proxy(j).rules, p.material(i), p.material(j))
+}
+
+// touchable reports whether two bodies of materials ma and mb, whose
+// proxies' rules or'ed together are rules, may collide.
+func touchable(rules uint8, ma, mb *components.Material) bool {
+	return rules == 0 || rules&ruleSensor == 0 && ma.Filter.Collides(mb.Filter)
 }
 
 // relMotion returns the velocity of body j relative to body i and the sum of
@@ -207,8 +210,8 @@ func (p *Physics) collidePair(i int, pr broadphase.Pair) uint8 {
 	if p.joints.apart.has(a.id, b.id) {
 		return pairNone // joined, and not to collide (JointSpec.CollideConnected)
 	}
-	if (a.filtered || b.filtered) && !p.material(ia).Filter.Collides(p.material(ib).Filter) {
-		return pairNone // their filters keep them apart (components.Filter)
+	if r := a.rules | b.rules; r != 0 && !touchable(r, p.material(ia), p.material(ib)) {
+		return pairNone // a sensor, or filters that keep them apart (components.Filter)
 	}
 	closing := p.closingSpeed(ia, ib)
 	margin := p.cfg.SpeculativeDistance + p.cfg.Dt*closing

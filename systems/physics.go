@@ -43,14 +43,15 @@ type Physics struct {
 	// Remove: spreading a kept slice does not allocate, while passing the ID
 	// alone allocated a one-element slice for every body put to sleep or
 	// woken (38 allocations per step during smash's wave).
-	sleepingIDs []arche.ID
-	gravity     generic.Resource[ecs.Gravity]
-	profile     generic.Resource[ecs.Profile]
-	report      generic.Resource[ecs.Report]
-	events      generic.Resource[ecs.ContactEvents]
-	jointEvents generic.Resource[ecs.JointEvents]
-	lastGravity components.Vec2
-	stepped     bool
+	sleepingIDs  []arche.ID
+	gravity      generic.Resource[ecs.Gravity]
+	profile      generic.Resource[ecs.Profile]
+	report       generic.Resource[ecs.Report]
+	events       generic.Resource[ecs.ContactEvents]
+	jointEvents  generic.Resource[ecs.JointEvents]
+	sensorEvents generic.Resource[ecs.SensorEvents]
+	lastGravity  components.Vec2
+	stepped      bool
 	// The solver's speed caps, squared for the linear one: the gather
 	// calls Params.CapSpeeds only for the rare body above one.
 	capSpeedSq, capSpin float64
@@ -104,6 +105,7 @@ type Physics struct {
 	query      queryIndex // for the queries between ticks (query.go)
 
 	sleep  sleeper
+	sensor sensors
 	errs   []ecs.BodyError
 	joints joints
 }
@@ -196,6 +198,11 @@ func (p *Physics) Initialize(w *arche.World) {
 	if !p.jointEvents.Has() {
 		p.jointEvents.Add(&ecs.JointEvents{})
 	}
+	p.sensorEvents = generic.NewResource[ecs.SensorEvents](w)
+	if !p.sensorEvents.Has() {
+		p.sensorEvents.Add(&ecs.SensorEvents{})
+	}
+	p.sensor.prev, p.sensor.cur = p.sensor.prev[:0], p.sensor.cur[:0]
 	p.lastGravity = p.gravity.Get().V
 	p.pool = newPool(p.cfg.workers(), p.cfg.ProfileContext, p.cfg.TimeJobs)
 	p.storePoints = make([]workerCount, p.pool.Workers())
@@ -223,6 +230,9 @@ func (p *Physics) Finalize(w *arche.World) {
 	}
 	if p.jointEvents.Has() {
 		p.jointEvents.Remove()
+	}
+	if p.sensorEvents.Has() {
+		p.sensorEvents.Remove()
 	}
 	p.pool.close()
 	p.world = nil
@@ -332,6 +342,7 @@ func (p *Physics) Update(w *arche.World) {
 	prof.ColoredOnCaller = p.s.ColoredOnCaller()
 	prof.Work = p.pool.spent
 	p.stepped = true
+	p.sense(p.sensorEvents.Get())
 	stage(ecs.StageEvents)
 	prof.Step = time.Since(t0)
 	p.pool.clearStage()

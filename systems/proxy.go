@@ -32,10 +32,28 @@ type bodyProxy struct {
 	// this tick and has no solver row.
 	kind     solver.Kind
 	sleeping bool
-	// filtered is set when the body's filter is not plain
-	// (components.Filter.Plain): only then does a pair read the two
-	// filters, from the material rows.
-	filtered bool
+	// rules holds ruleFiltered when the body's filter is not plain
+	// (components.Filter.Plain), and ruleSensor for a sensor: only then
+	// does a pair read the two materials.
+	rules uint8
+}
+
+// The bits of bodyProxy.rules.
+const (
+	ruleFiltered uint8 = 1 << iota
+	ruleSensor
+)
+
+// rulesOf returns the bodyProxy.rules of a body of material m.
+func rulesOf(m *components.Material) uint8 {
+	var r uint8
+	if !m.Filter.Plain() {
+		r |= ruleFiltered
+	}
+	if m.Sensor {
+		r |= ruleSensor
+	}
+	return r
 }
 
 // appendProxy appends the proxy of entity e to dst. It writes the new row
@@ -43,7 +61,7 @@ type bodyProxy struct {
 // assembled in a stack temporary and copied with 16-byte loads that waited
 // for the temporary's narrower stores (see storeTask.Run).
 func appendProxy(dst []bodyProxy, e arche.Entity, xf *components.Transform, s *components.Shape, kind solver.Kind,
-	speed float64, sleeping, filtered bool) []bodyProxy {
+	speed float64, sleeping bool, rules uint8) []bodyProxy {
 	dst = append(dst, bodyProxy{})
 	x := &dst[len(dst)-1]
 	x.xf = *xf
@@ -53,7 +71,7 @@ func appendProxy(dst []bodyProxy, e arche.Entity, xf *components.Transform, s *c
 		x.half = s.Half
 	}
 	x.speed, x.id = speed, e.ID()
-	x.shape, x.kind, x.sleeping, x.filtered = s.Kind, kind, sleeping, filtered
+	x.shape, x.kind, x.sleeping, x.rules = s.Kind, kind, sleeping, rules
 	return dst
 }
 

@@ -24,7 +24,7 @@ func TestBodyProxyShape(t *testing.T) {
 		components.Box(0.5, 0.25),
 		{Kind: components.ShapeCircle, Radius: 0.1, Half: components.Vec2{X: 7, Y: 8}},
 	} {
-		x := appendProxy(nil, arche.Entity{}, &components.Transform{}, &s, 0, 0, false, false)[0]
+		x := appendProxy(nil, arche.Entity{}, &components.Transform{}, &s, 0, 0, false, 0)[0]
 		got := x.shapeOf()
 		if got.Kind != s.Kind {
 			t.Errorf("%+v: kind %v, want %v", s, got.Kind, s.Kind)

@@ -43,15 +43,18 @@ type queryRows struct {
 	xfs    []components.Transform
 	shapes []components.Shape
 	aabbs  []components.AABB
+	// src is each row's row in the step: a moving row, or a frozen row's
+	// index among the frozen rows (-1 before the first Update).
+	src    []int32
 	bounds components.AABB // of all the boxes
 }
 
 func (r *queryRows) reset() {
-	r.ents, r.xfs, r.shapes, r.aabbs = r.ents[:0], r.xfs[:0], r.shapes[:0], r.aabbs[:0]
+	r.ents, r.xfs, r.shapes, r.aabbs, r.src = r.ents[:0], r.xfs[:0], r.shapes[:0], r.aabbs[:0], r.src[:0]
 	r.bounds = components.AABB{Min: components.V(math.Inf(1), math.Inf(1)), Max: components.V(math.Inf(-1), math.Inf(-1))}
 }
 
-func (r *queryRows) add(e arche.Entity, xf components.Transform, s components.Shape) {
+func (r *queryRows) add(e arche.Entity, xf components.Transform, s components.Shape, src int32) {
 	if !xf.IsValid() {
 		return // a body the step could not move (see scatter)
 	}
@@ -60,6 +63,7 @@ func (r *queryRows) add(e arche.Entity, xf components.Transform, s components.Sh
 	r.xfs = append(r.xfs, xf)
 	r.shapes = append(r.shapes, s)
 	r.aabbs = append(r.aabbs, box)
+	r.src = append(r.src, src)
 	r.bounds = r.bounds.Union(box)
 }
 
@@ -116,7 +120,7 @@ func (p *Physics) index() *queryIndex {
 			for qw.Next() {
 				t, v, sh, mat, b, m, f := qw.Get()
 				if field, _ := check(t, v, sh, b, m, mat, f); field == "" {
-					q.mov.add(qw.Entity(), *t, *sh)
+					q.mov.add(qw.Entity(), *t, *sh, -1)
 				}
 			}
 		}
@@ -128,12 +132,12 @@ func (p *Physics) index() *queryIndex {
 		}
 	} else {
 		for i, e := range p.ents {
-			q.mov.add(e, solver.FinalPose(&p.s.Sims[i], &p.s.Bodies[i], p.cfg.Dt), p.proxies[i].shapeOf())
+			q.mov.add(e, solver.FinalPose(&p.s.Sims[i], &p.s.Bodies[i], p.cfg.Dt), p.proxies[i].shapeOf(), int32(i))
 		}
 		if !q.frzBuilt || q.frzGen != p.frozen.gen {
 			q.frz.reset()
 			for i, e := range p.frozen.ents {
-				q.frz.add(e, p.frozen.proxies[i].xf, p.frozen.proxies[i].shapeOf())
+				q.frz.add(e, p.frozen.proxies[i].xf, p.frozen.proxies[i].shapeOf(), int32(i))
 			}
 			q.frzGen, q.frzBuilt = p.frozen.gen, true
 			q.frzBuilds++

@@ -39,7 +39,7 @@ func (p *Physics) scatter(w *arche.World) {
 	half := 0.5 * p.cfg.SpeculativeDistance
 	for _, e := range p.sleep.toSleep {
 		t, _, s, mat, _, _, _ := p.bodies.GetUnchecked(e)
-		p.frozen.rememberSleeper(e, *t, s, mat.Filter, half)
+		p.frozen.rememberSleeper(e, *t, s, mat, half)
 		w.Add(e, p.sleepingIDs...)
 	}
 }
