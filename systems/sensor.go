@@ -1,6 +1,7 @@
 package systems
 
 import (
+	"math"
 	"slices"
 
 	arche "github.com/mlange-42/arche/ecs"
@@ -108,8 +109,9 @@ func (p *Physics) sensorReach() float64 {
 	reach := 0.0
 	for i := range p.proxies {
 		sim := &p.s.Sims[i]
-		d := p.finalPose(int32(i)).P.Sub(sim.X.P).Len() + sim.MaxExtent
-		if d > reach || d != d {
+		// A pose the step could not make finite is not written (see
+		// scatter): that body is left out, here and as a visitor.
+		if d := p.finalPose(int32(i)).P.Sub(sim.X.P).Len() + sim.MaxExtent; d > reach && !math.IsInf(d, 1) {
 			reach = d
 		}
 	}
@@ -120,7 +122,7 @@ func (p *Physics) sensorReach() float64 {
 // its candidates found in the broad-phase grid within reach of its box.
 func (p *Physics) senseRow(r int32, reach float64) {
 	pose := p.finalPose(r)
-	if !pose.IsValid() || reach != reach {
+	if !pose.IsValid() {
 		return
 	}
 	x := p.proxy(r)
