@@ -124,7 +124,7 @@ func BenchmarkBuildIslands(b *testing.B) {
 // joint-passes.
 func BenchmarkJoints(b *testing.B) {
 	for _, kind := range []components.JointKind{components.JointRevolute, components.JointDistance, components.JointWeld,
-		components.JointPrismatic, components.JointWheel} {
+		components.JointPrismatic, components.JointWheel, components.JointMotor} {
 		b.Run(kind.String(), func(b *testing.B) {
 			s := &Solver{}
 			for c := 0; c < 100; c++ {
@@ -141,6 +141,9 @@ func BenchmarkJoints(b *testing.B) {
 					}
 					if kind == components.JointDistance {
 						j.LocalAnchorB, j.Length = components.Vec2{}, 0.5
+					}
+					if kind == components.JointMotor {
+						j.MaxForce, j.MaxMotorTorque, j.Hertz, j.DampingRatio = 1e6, 1e6, 4, 0.7
 					}
 					if kind == components.JointPrismatic || kind == components.JointWheel {
 						j.LocalAxisA = components.V(0, 1)
