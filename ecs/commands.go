@@ -78,12 +78,17 @@ func hasBody(w *arche.World, e arche.Entity) bool {
 
 // MissingBodyComponent returns the name of the first of the seven body
 // components (Transform, Velocity, Shape, Material, Body, Mass, Force) that
-// live entity e lacks, or "" if it has them all. [NewBody] adds them
-// together and [RemoveBody] removes them together; a game that removes one
-// itself leaves an entity the physics reports in [Report] and does not
-// simulate.
+// entity e lacks, or "" if it has them all. [NewBody] adds them together
+// and [RemoveBody] removes them together; a game that removes one itself
+// leaves an entity the physics reports in [Report] and does not simulate.
+// A removed entity (or the zero entity) has none of them, so it gives the
+// first, "Transform".
 func MissingBodyComponent(w *arche.World, e arche.Entity) string {
-	return schemaOf(w).missing(w, e)
+	sc := schemaOf(w)
+	if !w.Alive(e) {
+		return sc.body[0].name
+	}
+	return sc.missing(w, e)
 }
 
 // ApplyForce adds force f (N), applied at the world point p, to the force and

@@ -49,8 +49,9 @@ type Config struct {
 	SubSteps int             // solver substeps per step (default 4)
 	Gravity  components.Vec2 // initial gravity, m/s^2; change it at run time with ecs.SetGravity
 	// Workers is the number of goroutines that share a step, the caller
-	// included; 0 means runtime.GOMAXPROCS(0). Results are bit-identical for
-	// any value.
+	// included; 0 means runtime.GOMAXPROCS(0), and more than 255 means 255
+	// (Physics.Workers tells the number). Results are bit-identical for any
+	// value.
 	Workers int
 
 	Sleep          bool    // let resting islands fall asleep (default true)
@@ -104,7 +105,7 @@ type Config struct {
 	// ForwardColorOrder sweeps the colours in one order in every substep,
 	// as Box2D v3 does; the default reverses the solve and relax sweeps
 	// every other substep, which keeps 60 Hz pyramids from sliding. With
-	// ContactHertz 30 it gives Box2D v3.2's behaviour (see the README,
+	// ContactHertz 30 it gives Box2D v3.2's behaviour (see docs/behaviour.md,
 	// "Against Box2D v3.2"); at 60 Hz pyramids of base 20 and more slide.
 	ForwardColorOrder bool
 	// TimeJobs times each worker's share of every job handed to the

@@ -210,8 +210,12 @@ func (p *Physics) Initialize(w *arche.World) {
 }
 
 // Finalize unregisters the filters, removes the resources and stops the
-// workers. The bodies stay in the world.
+// workers. The bodies stay in the world. Finalize on a Physics that is not
+// initialised (never, or finalised already) does nothing.
 func (p *Physics) Finalize(w *arche.World) {
+	if p.world == nil {
+		return
+	}
 	p.awakeFilter.Unregister(w)
 	p.sleepingFilter.Unregister(w)
 	p.anyBody.Unregister(w)
@@ -357,5 +361,12 @@ func (p *Physics) Stages() []ecs.Stage {
 	return out
 }
 
-// Workers returns the number of workers sharing each step.
-func (p *Physics) Workers() int { return p.pool.workers }
+// Workers returns the number of workers sharing each step: Config.Workers,
+// or GOMAXPROCS for 0, capped at 255 (a step has no use for more). Before
+// Initialize it tells what Initialize will start.
+func (p *Physics) Workers() int {
+	if p.pool == nil {
+		return min(p.cfg.workers(), maxWorkers)
+	}
+	return p.pool.workers
+}

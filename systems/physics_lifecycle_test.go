@@ -81,6 +81,63 @@ func TestPhysicsInitializeTwice(t *testing.T) {
 	}
 }
 
+// TestPhysicsLifecycleOutOfOrder: Workers before Initialize, Finalize before
+// Initialize and Finalize twice must not panic (a review found nil
+// dereferences in all three, and arche's "can't unregister a filter that is
+// not cached" in the last), and a Physics finalised twice must start again
+// with Initialize. Workers tells the resolved count before Initialize and
+// the pool's after it, capped at 255.
+func TestPhysicsLifecycleOutOfOrder(t *testing.T) {
+	cfg := systems.DefaultConfig()
+	cfg.Workers = 3
+	p, err := systems.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := p.Workers(); n != 3 {
+		t.Errorf("Workers before Initialize: %d, want 3", n)
+	}
+	w := arche.NewWorld()
+	p.Finalize(&w)
+	p.Initialize(&w)
+	if n := p.Workers(); n != 3 {
+		t.Errorf("Workers after Initialize: %d, want 3", n)
+	}
+	box, err := ecs.NewBody(&w, dynBox(0, 1, 0.5, 0.5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Update(&w)
+	p.Finalize(&w)
+	p.Finalize(&w)
+	p.Initialize(&w)
+	p.Update(&w)
+	transforms := generic.NewMap[components.Transform](&w)
+	if y := transforms.Get(box).P.Y; !(y < 1) {
+		t.Errorf("box at y = %v after two ticks, want it falling below 1", y)
+	}
+	p.Finalize(&w)
+
+	cfg.Workers = 1 << 20
+	if p, err = systems.New(cfg); err != nil {
+		t.Fatal(err)
+	}
+	if n := p.Workers(); n != 255 {
+		t.Errorf("Workers for a setting of 2^20: %d, want 255", n)
+	}
+
+	if m := ecs.MissingBodyComponent(&w, box); m != "" {
+		t.Errorf("MissingBodyComponent of a live body: %q", m)
+	}
+	w.RemoveEntity(box)
+	if m := ecs.MissingBodyComponent(&w, box); m != "Transform" {
+		t.Errorf("MissingBodyComponent of a removed entity: %q, want Transform", m)
+	}
+	if m := ecs.MissingBodyComponent(&w, arche.Entity{}); m != "Transform" {
+		t.Errorf("MissingBodyComponent of the zero entity: %q, want Transform", m)
+	}
+}
+
 // TestPhysicsBodyMissingAComponent: a game removes one of the seven body
 // components from a body itself. The body leaves the simulation, and must
 // be named in ecs.Report with the missing component; the commands must
