@@ -49,6 +49,9 @@ func (s *Scene) Build(w *arche.World, scale float64) (*Built, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bench: scene %s: %w", s.Name, err)
 	}
+	if !s.Scalable {
+		scale = 1 // what it was built at, for the reports
+	}
 	b.Scene, b.Scale, b.Dt = s, scale, s.Config(0).Dt
 	return b, nil
 }
@@ -57,7 +60,9 @@ func (s *Scene) Build(w *arche.World, scale float64) (*Built, error) {
 // its per-tick hook and its health check, with whatever state they keep
 // across the run.
 type Built struct {
-	Scene  *Scene
+	Scene *Scene
+	// Scale is the scale the scene was built at: Build's, or 1 for a
+	// scene that does not scale.
 	Scale  float64
 	Bodies []arche.Entity // every body, static ones included, in creation order
 	// Ticks counts the calls of PreStep, that is the ticks run (or about to

@@ -288,8 +288,11 @@ func TestBuildScale(t *testing.T) {
 	if _, b := built(t, "cool_demo", 2); len(b.Bodies) != 44 {
 		t.Errorf("cool_demo at scale 2: %d bodies, want 44", len(b.Bodies))
 	}
-	if _, b := built(t, "large_pyramid", 2); len(b.Bodies) != 5051 {
-		t.Errorf("large_pyramid ignores scale, got %d bodies", len(b.Bodies))
+	if _, b := built(t, "large_pyramid", 2); len(b.Bodies) != 5051 || b.Scale != 1 {
+		t.Errorf("large_pyramid ignores scale, got %d bodies at scale %v", len(b.Bodies), b.Scale)
+	}
+	if _, b := built(t, "mixed_pile", 0.25); b.Scale != 0.25 {
+		t.Errorf("mixed_pile built at scale %v, want 0.25", b.Scale)
 	}
 	s, _ := Lookup("mixed_pile")
 	w2 := arche.NewWorld()
