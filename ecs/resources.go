@@ -70,7 +70,7 @@ type Profile struct {
 	// ColoredOnCaller is set when the coloured contacts were solved on the
 	// stepping goroutine alone although there are more workers: the solver
 	// times both placements now and then and keeps the faster one (see
-	// the README). The results are the same bits either way.
+	// docs/architecture.md, "Where the coloured solve runs"). The results are the same bits either way.
 	ColoredOnCaller bool
 }
 
@@ -85,8 +85,8 @@ type Profile struct {
 // what the caller ran alone, against the stage's time on 1 worker, is what
 // sharing the stage costs: on a host whose cores pass a cache line there and
 // back in about 1 us, reading the rows the other core wrote made tumbler's
-// stages 12-25 % dearer on 2 workers (README: "Where a second worker's time
-// goes"). Physics fills it only with Config.TimeJobs.
+// stages 12-25 % dearer on 2 workers (docs/performance.md: "Where a second
+// worker's time goes"). Physics fills it only with Config.TimeJobs.
 type StageWork struct {
 	Jobs                 int
 	Wall, Caller, Others time.Duration

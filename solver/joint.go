@@ -40,7 +40,7 @@ type Joint struct {
 // v3.0's joints), a 2 m pendulum on a revolute joint that struck its angle
 // limit at 2.1 rad/s came back off it at 1.1 rad/s; at this setting, at
 // 0.46. Like every soft constraint it gives under load in proportion to
-// its effective mass (see the README, "Joints").
+// its effective mass (see docs/guide.md, "Joints").
 func (p *Params) jointSoftness() Softness {
 	h := p.Dt / float64(p.SubSteps)
 	return MakeSoft(math.Min(p.ContactHertz, 0.25/h), jointDampingRatio, h)
@@ -167,7 +167,7 @@ func (s *Solver) put(i int32, k Kind, b *jointBody) {
 // not: a joint holding a light body to heavy ones far away can pass their
 // momentum to it faster than the next substep takes it back, and random
 // networks of 60 such joints ran to 1e75 m/s and stopped there, infinite
-// (see the README, "Joints"). Capped within the sweep instead, at every
+// (see docs/guide.md, "Joints"). Capped within the sweep instead, at every
 // joint's write, a crane of 0.04 kg links dropped a 450 kg crate: the warm
 // start gives the last link the crate's weight for a substep, 1 000 m/s,
 // which the joints above take back within the same sweep.

@@ -10,7 +10,7 @@ package systems
 // proxies that both read, and where the coloured contacts are solved on the
 // caller alone (solver/placement.go) it has also written their lanes, so
 // the helper's reads come from the other core. Where the host's cores
-// answer each other in about 1 us (round trip; see the README), tumbler's
+// answer each other in about 1 us (round trip; see docs/performance.md), tumbler's
 // narrow phase on 2 workers took 0.47 ms on the caller and 0.80 on the
 // helper for equal halves, and the caller waited 0.34 ms for it; the
 // helper's half of the preparation and store took 0.71 ms against the

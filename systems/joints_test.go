@@ -285,7 +285,7 @@ func TestChainHangsAndSleeps(t *testing.T) {
 // A weld holds a beam of 5 links (2.5 m) out from a wall: its tip sags
 // under its own weight and stays there. Soft joints give in proportion to
 // the load they carry over their effective mass, so the sag grows fast
-// with the beam's length (see the README, "Joints").
+// with the beam's length (see docs/guide.md, "Joints").
 func TestWeldedBeamHolds(t *testing.T) {
 	s := newSim(t, func(c *systems.Config) { c.Sleep = false })
 	links, _ := chain(s, 5, components.JointWeld)

@@ -212,7 +212,7 @@ func TestPhysicsRestitutionMix(t *testing.T) {
 // first bounce reaches e^2 H above the resting height within 5 %, as a
 // ball's does (TestPhysicsBounceRestitution). Left out: from 9 m at e = 0.5
 // the box still tilts 0.37 rad, turned within the substeps of a later
-// bounce (README, known limits).
+// bounce (README, "Known limits").
 func TestPhysicsBoxBouncesFlat(t *testing.T) {
 	const hx, hy = 0.75, 0.25
 	for _, H := range []float64{1, 2, 4, 9} {

@@ -15,8 +15,8 @@ import (
 // other. Their energy (kinetic plus potential) may never rise above its
 // start by more than 1e-6 of it in 5 s: the restitution pass and its island
 // bound (solver/energy.go) may give back only what the impacts took. A
-// settling pass tried after the restitution (README, "Bouncing on a body that
-// rests on another"), with the impulses of the impact warm-started into the
+// settling pass tried after the restitution (docs/behaviour.md, "Known limits":
+// bouncing on a body that rests on another), with the impulses of the impact warm-started into the
 // next step, failed it in 3 of 300 such scenes, by up to 11 %.
 func TestPhysicsSmallDropsGainNoEnergy(t *testing.T) {
 	for seed := uint64(1); seed <= 100; seed++ {

@@ -183,7 +183,7 @@ func TestPhysicsThinBoxSleeps(t *testing.T) {
 // rocked at up to 0.08 m/s without end until the substeps' energy bound
 // (solver/stepbound.go): the warm start fed the rocking a little energy
 // every step, which one Gauss-Seidel pass a substep did not take back on
-// the chain of two two-point contacts (README, falling_bricks).
+// the chain of two two-point contacts (docs/performance.md, "falling_bricks").
 func TestPhysicsSlenderColumnSleeps(t *testing.T) {
 	const tilt = 0.0007
 	for _, box2d := range []bool{false, true} {

@@ -44,7 +44,7 @@ func printReport(w io.Writer, r *report) {
 	// With -jobs, the columns of ecs.StageWork, in ms per step: the jobs'
 	// wall time, the time the caller and the other workers ran their
 	// items, and the stage's time outside the jobs, which the caller ran
-	// alone (README: "Where a second worker's time goes").
+	// alone (docs/performance.md: "Where a second worker's time goes").
 	jobs := !stageWork(r.Work).IsZero() // zero on 1 worker
 	if jobs {
 		fmt.Fprintf(w, "  %-18s %10s %6s %6s %9s %9s %9s %9s\n", "stage", "ms/step", "%", "jobs", "in jobs", "caller", "others", "alone")
@@ -72,7 +72,7 @@ func printReport(w io.Writer, r *report) {
 		r.Bodies, r.Awake, r.Contacts, r.Points, r.MeanContacts, r.Islands)
 	fmt.Fprintf(w, "  candidate pairs %d, colours %d (last step)\n", r.Pairs, r.Colors)
 	if r.ColoredOnCaller > 0 {
-		fmt.Fprintf(w, "  coloured contacts solved on the caller alone in %d of %d steps (timed: see README)\n",
+		fmt.Fprintf(w, "  coloured contacts solved on the caller alone in %d of %d steps (timed: see docs/architecture.md)\n",
 			r.ColoredOnCaller, r.Timed)
 	}
 	if r.Swept > 0 {

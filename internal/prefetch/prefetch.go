@@ -8,8 +8,8 @@
 // of large_pyramid (the caller writing the rows that the second worker read
 // in the step before) took 0.40 ms a step on 2 workers against 0.24 on 1;
 // taking the lines ahead with a write prefetch brought it to 0.23, where a
-// read prefetch made it slower (0.47). See the README, "Lines that the
-// other core held".
+// read prefetch made it slower (0.47). See docs/architecture.md, "Lines
+// that the other core held".
 //
 // Every function is a hint: it reads nothing into registers, changes no
 // memory, and cannot fault. Without the assembly (other architectures, or
