@@ -112,7 +112,9 @@ func (g *Grid) NumMoving() int { return len(g.moving) }
 // concatenating the results for consecutive ranges gives the global sorted
 // list. It only reads the grid: calls with disjoint ranges and their own
 // dst may run concurrently after Update. Sorting and dedup
-// happen in place at the end of dst, so no other scratch space is needed.
+// happen in place at the end of dst, so no other scratch space is needed;
+// the candidates are written there too, so dst's spare capacity beyond the
+// returned pairs may be overwritten.
 func (g *Grid) PairsRange(lo, hi int, dst []Pair) []Pair {
 	n := len(g.moving)
 	lo = max(lo, 0)

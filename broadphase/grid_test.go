@@ -448,3 +448,32 @@ func TestOverlapsMatchesBruteForce(t *testing.T) {
 		}
 	}
 }
+
+// TestQueryReservesLittle: the member tests write every candidate into
+// room made beforehand (query.go), and a query that scans a whole class
+// must make that room a block at a time. The last of 100 001 boxes, a huge
+// one that keeps none of the others (they all have lower indices), grew its
+// dst to the whole class, 100 000 pairs, before blocks (a review's find).
+func TestQueryReservesLittle(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 1))
+	moving := append(uniformBoxes(r, 100_000, 0.5, 0, 0), boxAt(0, 0, 1000, 1000))
+	g := NewGrid(0)
+	g.Update(moving)
+	n := len(moving)
+	dst := g.PairsRange(n-1, n, nil)
+	if len(dst) != 0 || cap(dst) > 4*scanBlock {
+		t.Errorf("last box: %d pairs in a dst of capacity %d; want none, in at most %d", len(dst), cap(dst), 4*scanBlock)
+	}
+	// The whole pile against the huge box, from a box in it: every pair of
+	// that box found, within one block's room past them.
+	dst = g.PairsRange(0, 1, nil)
+	want := 0
+	for j := 1; j < n; j++ {
+		if moving[0].Overlaps(moving[j]) {
+			want++
+		}
+	}
+	if len(dst) != want {
+		t.Errorf("first box: %d pairs, brute force %d", len(dst), want)
+	}
+}

@@ -97,15 +97,27 @@ func (cs *cellSet) queryClass(c *class, a *components.AABB, A, minID, add int32,
 // with this and scanTails together, the other benchmarks by 0-10 %.
 func scan(es []entry, a *components.AABB, A, minID, add int32, dst []Pair) []Pair {
 	ax0, ay0, ax1, ay1 := a.Min.X, a.Min.Y, a.Max.X, a.Max.Y
-	dst, buf, n := reserve(dst, len(es))
-	for i := range es {
-		e := &es[i]
-		buf[n] = Pair{A, e.id + add}
-		n += int(b2u(e.id >= minID) & b2u(e.box.Min.X <= ax1) & b2u(ax0 <= e.box.Max.X) &
-			b2u(e.box.Min.Y <= ay1) & b2u(ay0 <= e.box.Max.Y))
+	for len(es) > 0 {
+		// Room for a block at a time: a whole class may hold 100 000
+		// members of which the query keeps none (minID past them all).
+		blk := es[:min(len(es), scanBlock)]
+		es = es[len(blk):]
+		var buf []Pair
+		var n int
+		dst, buf, n = reserve(dst, len(blk))
+		for i := range blk {
+			e := &blk[i]
+			buf[n] = Pair{A, e.id + add}
+			n += int(b2u(e.id >= minID) & b2u(e.box.Min.X <= ax1) & b2u(ax0 <= e.box.Max.X) &
+				b2u(e.box.Min.Y <= ay1) & b2u(ay0 <= e.box.Max.Y))
+		}
+		dst = dst[:n]
 	}
-	return dst[:n]
+	return dst
 }
+
+// scanBlock is the number of members scan makes room for at a time.
+const scanBlock = 256
 
 // scanTails is scan over the buckets whose entries start at bounds[k] and
 // end at bounds[k+1], for a query against the moving set (minID > 0). The
@@ -117,18 +129,21 @@ func scan(es []entry, a *components.AABB, A, minID, add int32, dst []Pair) []Pai
 // longer tested at all.
 func scanTails(bounds []int32, es []entry, a *components.AABB, A, minID, add int32, dst []Pair) []Pair {
 	ax0, ay0, ax1, ay1 := a.Min.X, a.Min.Y, a.Max.X, a.Max.Y
-	dst, buf, n := reserve(dst, int(bounds[len(bounds)-1]-bounds[0]))
 	lo := bounds[0]
 	for _, hi := range bounds[1:] {
+		var buf []Pair
+		var n int
+		dst, buf, n = reserve(dst, int(hi-lo))
 		for j := hi - 1; j >= lo && es[j].id >= minID; j-- {
 			e := &es[j]
 			buf[n] = Pair{A, e.id + add}
 			n += int(b2u(e.box.Min.X <= ax1) & b2u(ax0 <= e.box.Max.X) &
 				b2u(e.box.Min.Y <= ay1) & b2u(ay0 <= e.box.Max.Y))
 		}
+		dst = dst[:n]
 		lo = hi
 	}
-	return dst[:n]
+	return dst
 }
 
 // reserve makes room for k more pairs after dst's length, growing its

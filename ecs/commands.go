@@ -31,7 +31,7 @@ func entityString(e arche.Entity) string {
 // next structural change.
 func body(w *arche.World, e arche.Entity) (*components.Transform, *components.Velocity,
 	*components.Body, *components.Mass, *components.Force, error) {
-	if !w.Alive(e) {
+	if !Alive(w, e) {
 		return nil, nil, nil, nil, nil, fmt.Errorf("tumble: %s: %w (removed)", entityString(e), ErrNotBody)
 	}
 	sc := schemaOf(w)
@@ -68,7 +68,20 @@ func overflows(what string, finite bool) error {
 
 // IsBody reports whether e is alive and carries the body components.
 func IsBody(w *arche.World, e arche.Entity) bool {
-	return w.Alive(e) && hasBody(w, e)
+	return Alive(w, e) && hasBody(w, e)
+}
+
+// Alive reports whether e is a live entity of w. Unlike arche's
+// World.Alive, it reports false, rather than panicking with an index out of
+// range, for an entity w never had: one of another world, or one made
+// before a World.Reset. Every command checks its entity with it.
+func Alive(w *arche.World, e arche.Entity) (alive bool) {
+	defer func() {
+		if recover() != nil {
+			alive = false
+		}
+	}()
+	return w.Alive(e)
 }
 
 // hasBody reports whether live entity e has all seven body components.
@@ -85,7 +98,7 @@ func hasBody(w *arche.World, e arche.Entity) bool {
 // first, "Transform".
 func MissingBodyComponent(w *arche.World, e arche.Entity) string {
 	sc := schemaOf(w)
-	if !w.Alive(e) {
+	if !Alive(w, e) {
 		return sc.body[0].name
 	}
 	return sc.missing(w, e)
@@ -329,7 +342,7 @@ func TakePendingWakes(w *arche.World, dst []arche.Entity) []arche.Entity {
 
 // IsSleeping reports whether body e is asleep.
 func IsSleeping(w *arche.World, e arche.Entity) bool {
-	if !w.Alive(e) {
+	if !Alive(w, e) {
 		return false
 	}
 	sl := generic.NewMap[components.Sleeping](w)
@@ -342,7 +355,7 @@ func IsSleeping(w *arche.World, e arche.Entity) bool {
 // itself, call arche's World.RemoveEntity; either way the physics forgets the
 // body on the next tick.
 func RemoveBody(w *arche.World, e arche.Entity) error {
-	if !w.Alive(e) {
+	if !Alive(w, e) {
 		return fmt.Errorf("tumble: %s: %w (removed)", entityString(e), ErrNotBody)
 	}
 	if w.IsLocked() {

@@ -93,7 +93,7 @@ func NewJoint(w *arche.World, j Joint) (arche.Entity, error) {
 // next structural change of w, or an error if e is not a live joint.
 func JointOf(w *arche.World, e arche.Entity) (*Joint, error) {
 	m := generic.NewMap1[Joint](w)
-	if !w.Alive(e) || !w.Has(e, arche.ComponentID[Joint](w)) {
+	if !Alive(w, e) || !w.Has(e, arche.ComponentID[Joint](w)) {
 		return nil, fmt.Errorf("tumble: %s is not a live joint", entityString(e))
 	}
 	return m.Get(e), nil

@@ -96,7 +96,7 @@ func (p *Physics) jointSide(w *arche.World, e arche.Entity) (s jointSide, reason
 	if r := p.joints.row(e); r >= 0 && int(r) < len(p.ents) && p.ents[r] == e {
 		return jointSide{row: r, kind: p.s.Sims[r].Kind}, ""
 	}
-	if !w.Alive(e) {
+	if !ecs.Alive(w, e) {
 		return s, "is a removed entity"
 	}
 	if ecs.MissingBodyComponent(w, e) != "" {
@@ -184,7 +184,7 @@ func (p *Physics) gatherJoints(w *arche.World, wake []arche.Entity) []arche.Enti
 		}
 	}
 	for _, e := range js.gone {
-		if w.Alive(e) && w.Has(e, p.sleepingID) {
+		if ecs.Alive(w, e) && w.Has(e, p.sleepingID) {
 			wake = append(wake, e)
 		}
 	}

@@ -212,9 +212,16 @@ func (p *Physics) Initialize(w *arche.World) {
 // Finalize unregisters the filters, removes the resources and stops the
 // workers. The bodies stay in the world. Finalize on a Physics that is not
 // initialised (never, or finalised already) does nothing.
+//
+// Panics: if w is not the world given to Initialize. arche numbers filters
+// per world, so unregistering them from another world took away that
+// world's own physics filters.
 func (p *Physics) Finalize(w *arche.World) {
 	if p.world == nil {
 		return
+	}
+	if w != p.world {
+		panic("tumble: Physics.Finalize on a world it was not initialised with")
 	}
 	p.awakeFilter.Unregister(w)
 	p.sleepingFilter.Unregister(w)
@@ -252,6 +259,9 @@ const maxWakePasses = 3
 // package documentation). The per-stage times go into the ecs.Profile
 // resource and the bodies left out into the ecs.Report resource.
 func (p *Physics) Update(w *arche.World) {
+	if p.world == nil {
+		panic("tumble: Physics.Update before Physics.Initialize, or after Physics.Finalize")
+	}
 	if w != p.world {
 		panic("tumble: Physics.Update on a world it was not initialised with")
 	}

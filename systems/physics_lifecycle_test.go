@@ -138,6 +138,83 @@ func TestPhysicsLifecycleOutOfOrder(t *testing.T) {
 	}
 }
 
+// TestPhysicsForeignEntities: an entity the world never had (one of another
+// world, with an ID beyond this world's, as after a World.Reset) made
+// arche's World.Alive index out of range inside every command (a review's
+// find); it must be refused like a removed one, by the commands, the body
+// queries and the joints, and Finalize on another world than Initialize's
+// must say so rather than unregister that world's filters.
+func TestPhysicsForeignEntities(t *testing.T) {
+	s := newSim(t, nil)
+	box := s.add(dynBox(0, 1, 0.5, 0.5))
+	other := arche.NewWorld()
+	var foreign arche.Entity
+	for range 50 {
+		foreign = other.NewEntity()
+	}
+	if ecs.IsBody(s.w, foreign) || ecs.IsSleeping(s.w, foreign) || ecs.Alive(s.w, foreign) {
+		t.Error("an entity of another world counts as a live body")
+	}
+	if m := ecs.MissingBodyComponent(s.w, foreign); m != "Transform" {
+		t.Errorf("MissingBodyComponent: %q, want Transform", m)
+	}
+	for name, err := range map[string]error{
+		"ApplyForceToCenter": ecs.ApplyForceToCenter(s.w, foreign, components.V(1, 0)),
+		"SetVelocity":        ecs.SetVelocity(s.w, foreign, components.V(1, 0), 0),
+		"Wake":               ecs.Wake(s.w, foreign),
+		"RemoveBody":         ecs.RemoveBody(s.w, foreign),
+	} {
+		if !errors.Is(err, ecs.ErrNotBody) {
+			t.Errorf("%s: %v, want ErrNotBody", name, err)
+		}
+	}
+	if _, err := ecs.JointOf(s.w, foreign); err == nil {
+		t.Error("JointOf of a foreign entity gave no error")
+	}
+	if j, err := ecs.RevoluteJoint(s.w, box, foreign, components.V(0, 1)); err == nil {
+		if _, err := ecs.NewJoint(s.w, j); err == nil {
+			t.Error("NewJoint with a foreign body gave no error")
+		}
+	}
+	// A joint made right, then pointed at the foreign entity by the game:
+	// the tick reports it and leaves it out, then forgets it when removed.
+	other2 := s.add(dynBox(2, 1, 0.5, 0.5))
+	j, err := ecs.RevoluteJoint(s.w, box, other2, components.V(1, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	je, err := ecs.NewJoint(s.w, j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.run(1)
+	jc, err := ecs.JointOf(s.w, je)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jc.B = foreign
+	s.run(1)
+	report := generic.NewResource[ecs.Report](s.w)
+	if r := report.Get(); len(r.Joints) != 1 || r.Joints[0].Entity != je {
+		t.Errorf("report %+v, want the joint to the foreign entity", r.Joints)
+	}
+	s.w.RemoveEntity(je)
+	s.run(10)
+	if y := s.transform(box).P.Y; !(y < 1) {
+		t.Errorf("box at y = %v, want it falling", y)
+	}
+
+	func() {
+		defer func() {
+			if msg, _ := recover().(string); !strings.Contains(msg, "not initialised with") {
+				t.Errorf("Finalize on another world: panic %q, want one that names the world", msg)
+			}
+		}()
+		s.p.Finalize(&other)
+	}()
+	s.run(1) // the filters are still registered
+}
+
 // TestPhysicsBodyMissingAComponent: a game removes one of the seven body
 // components from a body itself. The body leaves the simulation, and must
 // be named in ecs.Report with the missing component; the commands must
