@@ -79,8 +79,18 @@ type cellSet struct {
 	entries []entry
 	starts  []int32 // bucket b holds entries[starts[b]:starts[b+1]]
 
-	cls    []uint16 // per input box: its class, or noClass
+	cls    []uint16 // per input box: its class as pass 1 found it, or noClass
 	bucket []int32  // per input box: its global bucket
+
+	// The classes of at most smallClass members come first, and their
+	// members are the first few entries: a query scans those once, as one
+	// run, before the other classes' cells (query). In circle_rain every
+	// body's query met the floor and the two walls, three classes of one
+	// member, through three calls: as one run, BenchmarkQueryOpenBox went
+	// from 833 to 773 us (benchstat, 12 alternating runs, p = 0.012).
+	small, smallEntries int32
+	order               []uint16 // class index by pass 1's index
+	scratch             []class
 }
 
 // levelOf returns the lowest level whose cell side s*4^k is at least e.
@@ -178,6 +188,8 @@ func (cs *cellSet) build(boxes []components.AABB, s float64) {
 		cs.cls[i] = ci - 1
 	}
 
+	cs.smallFirst()
+
 	// Lay the classes out one after the other, in entries and in buckets.
 	var off, nb int32
 	for i := range cs.classes {
@@ -202,7 +214,7 @@ func (cs *cellSet) build(boxes []components.AABB, s float64) {
 		if ci == noClass {
 			continue
 		}
-		c := &cs.classes[ci]
+		c := &cs.classes[cs.order[ci]]
 		b := &boxes[i]
 		g := c.base + int32(c.rowStart(cellOf(b.Min.X, c.invW), cellOf(b.Min.Y, c.invH)))
 		cs.bucket[i] = g
@@ -235,6 +247,48 @@ func (cs *cellSet) build(boxes []components.AABB, s float64) {
 		st[g] = p
 		es[p] = entry{boxes[i], int32(i)}
 	}
+}
+
+// smallFirst puts the classes of at most smallClass members before the
+// others, each group in the order pass 1 found them, and records in order
+// where each went, and in small and smallEntries how many classes and
+// members the small ones are. The order of the classes changes no pair:
+// every member is still met once, by its class's scan or cells.
+func (cs *cellSet) smallFirst() {
+	n := len(cs.classes)
+	cs.order = grow(cs.order, n)
+	cs.scratch = append(cs.scratch[:0], cs.classes...)
+	cs.classes = cs.classes[:0]
+	cs.smallEntries = 0
+	for pass := range 2 {
+		for i := range cs.scratch {
+			c := &cs.scratch[i]
+			if small := c.n <= smallClass; small == (pass == 0) {
+				cs.order[i] = uint16(len(cs.classes))
+				cs.classes = append(cs.classes, *c)
+				if small {
+					cs.smallEntries += c.n
+				}
+			}
+		}
+		if pass == 0 {
+			cs.small = int32(len(cs.classes))
+		}
+	}
+}
+
+// query appends Pair{A, id+add} for every member of the set whose box
+// overlaps a and whose id is at least minID, in no particular order and
+// with possible repeats (see queryClass): the small classes' members as one
+// run, then each other class by its cells.
+func (cs *cellSet) query(a *components.AABB, A, minID, add int32, dst []Pair) []Pair {
+	if cs.smallEntries > 0 {
+		dst = scan(cs.entries[:cs.smallEntries], a, A, minID, add, dst)
+	}
+	for k := cs.small; k < int32(len(cs.classes)); k++ {
+		dst = cs.queryClass(&cs.classes[k], a, A, minID, add, dst)
+	}
+	return dst
 }
 
 // grow returns s with length n, reallocating only when its capacity is too

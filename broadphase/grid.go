@@ -128,14 +128,10 @@ func (g *Grid) PairsRange(lo, hi int, dst []Pair) []Pair {
 		A := int32(i)
 		start := len(dst)
 		if !hasNaN(a) { // NaN overlaps nothing
-			for k := range g.mov.classes {
-				dst = g.mov.queryClass(&g.mov.classes[k], a, A, A+1, 0, dst)
-			}
+			dst = g.mov.query(a, A, A+1, 0, dst)
 		}
 		if !hasNaN(q) {
-			for k := range g.frz.classes {
-				dst = g.frz.queryClass(&g.frz.classes[k], q, A, 0, add, dst)
-			}
+			dst = g.frz.query(q, A, 0, add, dst)
 		}
 		if len(dst)-start > 1 {
 			dst = dst[:start+len(sortDedup(dst[start:]))]
@@ -165,13 +161,9 @@ func (g *Grid) Overlaps(box *components.AABB, dst []Pair) []Pair {
 		return dst
 	}
 	start := len(dst)
-	for k := range g.mov.classes {
-		dst = g.mov.queryClass(&g.mov.classes[k], box, 0, 0, 0, dst)
-	}
+	dst = g.mov.query(box, 0, 0, 0, dst)
 	add := int32(len(g.moving))
-	for k := range g.frz.classes {
-		dst = g.frz.queryClass(&g.frz.classes[k], box, 0, 0, add, dst)
-	}
+	dst = g.frz.query(box, 0, 0, add, dst)
 	if len(dst)-start > 1 {
 		dst = dst[:start+len(sortDedup(dst[start:]))]
 	}
@@ -187,9 +179,7 @@ func (g *Grid) FrozenOverlaps(box *components.AABB, A int32, dst []Pair) []Pair 
 		return dst
 	}
 	start := len(dst)
-	for k := range g.frz.classes {
-		dst = g.frz.queryClass(&g.frz.classes[k], box, A, 0, 0, dst)
-	}
+	dst = g.frz.query(box, A, 0, 0, dst)
 	if len(dst)-start > 1 {
 		dst = dst[:start+len(sortDedup(dst[start:]))]
 	}

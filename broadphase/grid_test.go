@@ -477,3 +477,43 @@ func TestQueryReservesLittle(t *testing.T) {
 		t.Errorf("first box: %d pairs, brute force %d", len(dst), want)
 	}
 }
+
+// TestSmallClassesFirst: the classes of a few members are laid out before
+// the others and scanned as one run (cellset.go, smallFirst), whatever the
+// order in which their boxes come: here a crowd of 1 m boxes, then
+// grounds, walls and posts of other sizes between more of the crowd, so
+// that pass 1 finds big and small classes in turn, in both sets. The pairs
+// must be the brute force's, and the small classes' members the first
+// entries.
+func TestSmallClassesFirst(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	var moving []components.AABB
+	odd := []components.AABB{boxAt(0, -1, 200, 2), boxAt(-40, 5, 1, 30), boxAt(3, 3, 8, 0.2), boxAt(10, 0, 0.05, 0.05)}
+	for i, o := range odd {
+		moving = append(moving, uniformBoxes(r, 40, 0.5, float64(10*i), 2)...)
+		moving = append(moving, o)
+	}
+	frozen := append(uniformBoxes(r, 30, 0.5, 5, 5), odd...)
+	g := NewGrid(0)
+	g.SetFrozen(frozen)
+	if got, want := g.FindPairs(moving, nil), brutePairs(moving, frozen); !slices.Equal(got, want) {
+		t.Fatalf("%s", diff(got, want))
+	}
+	for _, cs := range []*cellSet{&g.mov, &g.frz} {
+		if cs.small == 0 || cs.small == int32(len(cs.classes)) {
+			t.Fatalf("%d small classes of %d: the scene should have both kinds", cs.small, len(cs.classes))
+		}
+		n := int32(0)
+		for k, c := range cs.classes {
+			if small := int32(k) < cs.small; small != (c.n <= smallClass) || small && c.off != n {
+				t.Errorf("class %d (%d members at %d): out of place", k, c.n, c.off)
+			}
+			if int32(k) < cs.small {
+				n += c.n
+			}
+		}
+		if n != cs.smallEntries {
+			t.Errorf("small classes hold %d members, smallEntries says %d", n, cs.smallEntries)
+		}
+	}
+}
