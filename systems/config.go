@@ -201,9 +201,16 @@ func (c *Config) Validate() error {
 	return nil
 }
 
+// workers resolves Workers: the setting, or GOMAXPROCS for 0, capped at
+// maxWorkers.
 func (c *Config) workers() int {
 	if c.Workers > 0 {
-		return c.Workers
+		return min(c.Workers, maxWorkers)
 	}
-	return runtime.GOMAXPROCS(0)
+	return min(runtime.GOMAXPROCS(0), maxWorkers)
 }
+
+// maxWorkers caps the pool. Each helper is a goroutine that polls between
+// jobs, and more of them than cores only add hand-overs; the cap bounds
+// what a mistaken setting (a million workers) can start.
+const maxWorkers = 255

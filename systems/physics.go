@@ -376,7 +376,7 @@ func (p *Physics) Stages() []ecs.Stage {
 // Initialize it tells what Initialize will start.
 func (p *Physics) Workers() int {
 	if p.pool == nil {
-		return min(p.cfg.workers(), maxWorkers)
+		return p.cfg.workers()
 	}
 	return p.pool.workers
 }

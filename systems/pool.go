@@ -122,13 +122,8 @@ type pool struct {
 	seq    uint64
 }
 
-// maxWorkers caps the pool. Each helper is a goroutine that polls between
-// jobs, and more of them than cores only add hand-overs; the cap bounds
-// what a mistaken setting (a million workers) can start.
-const maxWorkers = 255
-
 func newPool(workers int, base context.Context, timed bool) *pool {
-	p := &pool{workers: min(workers, maxWorkers), timed: timed}
+	p := &pool{workers: workers, timed: timed}
 	p.labels = make([]context.Context, ecs.NumStages+1)
 	for s := ecs.Stage(0); s < ecs.NumStages; s++ {
 		p.labels[s] = pprof.WithLabels(base, pprof.Labels("stage", s.String()))
