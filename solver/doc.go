@@ -48,7 +48,9 @@
 // On x86-64 CPUs with AVX2, the coloured contacts are stored eight to a
 // block, field by field, and the warm start, solve and relax stages run in
 // assembly on one contact per float64 lane: eight lanes a pass with AVX-512
-// (wide512_amd64.s), four with AVX2 (wide_amd64.s). Box2D v3 does the same
+// (wide512_amd64.s), four with AVX2 (wide_amd64.s). The AVX-512 solve
+// and relax run two blocks of a colour side by side, so that the CPU has
+// two independent chains of rows in flight. Box2D v3 does the same
 // with b2ContactConstraintSIMD. Each lane performs the scalar kernel's
 // operations in the same order, so the results are those of the scalar path
 // up to the sign of zeros. Contacts reach their lanes through

@@ -14,7 +14,9 @@
 //
 // One block is a chain of dependent operations (gather, the points in turn,
 // scatter) that the CPU does not overlap much with the next block's, so
-// eight lanes a block take about as long as four.
+// eight lanes a block take about as long as four. The solve and relax
+// kernel therefore runs two blocks of a colour at a time where it can (see
+// "Two blocks at a time" below).
 //
 // Registers: Z0-Z2 and Z3-Z5 the velocities (vx, vy, w) of sides A and B,
 // Z6 and Z7 the normal, Z8-Z15 scratch, Z16 and Z17 the delta position of B
@@ -42,6 +44,7 @@
 #define V13 Z13
 #define V14 Z14
 #define V15 Z15
+#define BLK DI
 #include "wide_ops_amd64.h"
 
 // LOADROWS8 loads 32 bytes at byte offset off of the eight rows whose
@@ -129,8 +132,10 @@
 	LOADROWS8(OFFB, 0); \
 	TRANSPOSE8(Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15, Z3, Z4, Z5, Z23)
 
-// NORMAL8 solves the non-penetration row of point PT.
-#define NORMAL8(PT) \
+// SEP8 computes the bias (Z11), mass scale (Z12) and impulse scale (Z13)
+// of the non-penetration row of point PT: the part of the row that reads
+// the delta positions, not the velocities.
+#define SEP8(PT) \
 	VMULPD RBX(PT), Z20, Z8; \
 	VMULPD RBY(PT), Z21, Z9; \
 	VSUBPD Z9, Z8, Z8; \
@@ -163,7 +168,11 @@
 	VBLENDMPD Z10, Z11, K1, Z11; \
 	VBLENDMPD PONE(DX), Z24, K1, Z12; \
 	KNOTW K1, K2; \
-	VMOVUPD.Z Z25, K2, Z13; \
+	VMOVUPD.Z Z25, K2, Z13
+
+// NORMAL8 solves the non-penetration row of point PT.
+#define NORMAL8(PT) \
+	SEP8(PT); \
 	NORMALTAIL(PT)
 
 // SCATTERAB writes the rows of both sides back.
@@ -179,7 +188,7 @@
 	VZEROUPPER; \
 	RET
 
-// ZEROHI zeroes Z16-Z28.
+// ZEROHI zeroes Z16-Z31.
 #define ZEROHI \
 	VPXORQ Z16, Z16, Z16; \
 	VPXORQ Z17, Z17, Z17; \
@@ -193,7 +202,10 @@
 	VPXORQ Z25, Z25, Z25; \
 	VPXORQ Z26, Z26, Z26; \
 	VPXORQ Z27, Z27, Z27; \
-	VPXORQ Z28, Z28, Z28
+	VPXORQ Z28, Z28, Z28; \
+	VPXORQ Z29, Z29, Z29; \
+	VPXORQ Z30, Z30, Z30; \
+	VPXORQ Z31, Z31, Z31
 
 // func warmWideAVX512(blocks *wideContact, n int, bodies *BodyState, prm *wideParams)
 TEXT ·warmWideAVX512(SB), NOSPLIT, $64-32
@@ -226,8 +238,92 @@ warmscatter:
 warmdone:
 	RET512
 
+// BLOCKSTART loads the block at DI for a solve or relax pass: the delta
+// positions (Z16 = dx, Z17 = dy of B from A) and rotations (Z18, Z19 of A;
+// Z20, Z21 of B), the velocities (GATHERV8), the softness of each lane
+// (Z24-Z27) and the normal (Z6, Z7).
+#define BLOCKSTART \
+	LOADROWS8(OFFA, 32); \
+	TRANSPOSE8(Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15, Z17, Z18, Z19, Z3); \
+	VXORPD PSIGN(DX), Z17, Z17; \
+	LOADROWS8(OFFB, 32); \
+	TRANSPOSE8(Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15, Z4, Z20, Z21, Z3); \
+	VADDPD Z4, Z17, Z17; \
+	GATHERV8; \
+	VXORPD PSIGN(DX), Z22, Z16; \
+	VADDPD Z23, Z16, Z16; \
+	SOFTNESS; \
+	VMOVUPD NX(DI), Z6; \
+	VMOVUPD NY(DI), Z7
+
+// SOFTNESS sets the softness of each lane, as in the AVX2 kernel: heavy
+// (K4), then stiff (K3), which wins; relax (K5 clear) uses mass scale 1 and
+// impulse scale 0.
+#define SOFTNESS \
+	VMOVUPD STIFF(DI), Z8; \
+	VPTESTMQ Z8, Z8, K3; \
+	VPMOVSXBQ HEAVY(DI), Z12; \
+	VPTESTMQ Z12, Z12, K4; \
+	VANDNPD PDEEPF(DX), Z12, Z27; \
+	VMOVUPD PSOFTBR(DX), Z26; \
+	VBLENDMPD PHEAVYBR(DX), Z26, K4, Z26; \
+	VBLENDMPD PSTIFFBR(DX), Z26, K3, Z26; \
+	VMOVUPD PSOFTMS(DX), Z9; \
+	VBLENDMPD PHEAVYMS(DX), Z9, K4, Z9; \
+	VBLENDMPD PSTIFFMS(DX), Z9, K3, Z9; \
+	VMOVUPD PSOFTIS(DX), Z10; \
+	VBLENDMPD PHEAVYIS(DX), Z10, K4, Z10; \
+	VBLENDMPD PSTIFFIS(DX), Z10, K3, Z10; \
+	VMOVUPD PONE(DX), Z24; \
+	VBLENDMPD Z9, Z24, K5, Z24; \
+	VANDPD PBIAS(DX), Z10, Z25
+
+// Two blocks at a time. A row is a chain of dependent operations through
+// the velocities (about 70 cycles), and the four rows of a block are one
+// chain, which the CPU overlapped little with the next block's: with the
+// rows taken out, BenchmarkSolve/colored-avx512 ran in 0.29 ms instead of
+// 0.68. So the pair path computes the separation parts of both blocks'
+// rows first (SEP8, into the frame), then runs the rows of the two blocks
+// alternately, block 0 on Z0-Z7 and block 1 on Z24-Z31 (V0-V7 renamed, BLK
+// = R14), so that two independent chains are in flight. The two blocks of
+// one call share no dynamic body (they are one colour), so the order of
+// their rows changes no bit.
+//
+// Frame: 0 the sink of the static lanes' stores; SEPB0 the three outputs
+// of SEP8 for block 0's first and second point (in solve order), SEPB1 the
+// same for block 1; SAVEB1 block 1's velocities and normal (Z0-Z7) and x
+// deltas (Z22, Z23) while block 0 is loaded.
+#define SEPB0 64
+#define SEPB1 448
+#define SAVEB1 832
+
+// SEPOUT stores SEP8's outputs at off(SP).
+#define SEPOUT(off) \
+	VMOVUPD Z11, off+0(SP); \
+	VMOVUPD Z12, off+64(SP); \
+	VMOVUPD Z13, off+128(SP)
+
+// SEPIN loads them back for NORMALTAIL.
+#define SEPIN(off) \
+	VMOVUPD off+0(SP), Z11; \
+	VMOVUPD off+64(SP), Z12; \
+	VMOVUPD off+128(SP), Z13
+
+// PAIRPOINTS sets R12 and R13 to block 1's points, and R8 and AX to block
+// 0's, in solve order, from R14 (block 1). BLOCKSTART clobbers R10-R13
+// (LOADROWS8), so it comes after each.
+#define PAIRPOINTS \
+	LEAQ (PT0-BLOCK)(R14), R8; \
+	LEAQ (PT1-BLOCK)(R14), AX; \
+	LEAQ PT0(R14), R12; \
+	LEAQ PT1(R14), R13; \
+	CMPQ PFLIP(DX), $0; \
+	JEQ 3(PC); \
+	XCHGQ R8, AX; \
+	XCHGQ R12, R13
+
 // func solveWideAVX512(blocks *wideContact, n int, bodies *BodyState, prm *wideParams)
-TEXT ·solveWideAVX512(SB), NOSPLIT, $64-32
+TEXT ·solveWideAVX512(SB), $1472-32
 	MOVQ blocks+0(FP), DI
 	MOVQ n+8(FP), CX
 	MOVQ bodies+16(FP), SI
@@ -242,40 +338,331 @@ TEXT ·solveWideAVX512(SB), NOSPLIT, $64-32
 	VPTESTMQ Z28, Z28, K5
 
 solveloop:
-	// Second halves of the rows first: (dy, qc, qs, pad).
-	LOADROWS8(OFFA, 32)
-	TRANSPOSE8(Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15, Z17, Z18, Z19, Z3)
-	VXORPD PSIGN(DX), Z17, Z17
-	LOADROWS8(OFFB, 32)
-	TRANSPOSE8(Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15, Z4, Z20, Z21, Z3)
-	VADDPD Z4, Z17, Z17
-	GATHERV8
-	VXORPD PSIGN(DX), Z22, Z16
-	VADDPD Z23, Z16, Z16
+	CMPQ CX, $2
+	JLT single
+	MOVQ POINTS(DI), R10
+	CMPQ R10, POINTS+BLOCK(DI)
+	JNE single
+	LEAQ BLOCK(DI), R14
+	CMPQ R10, $1
+	JEQ pair1
 
-	// Softness of each lane, as in the AVX2 kernel: heavy (K4), then stiff
-	// (K3), which wins; relax (K5 clear) uses mass scale 1 and impulse
-	// scale 0.
-	VMOVUPD STIFF(DI), Z8
-	VPTESTMQ Z8, Z8, K3
-	VPMOVSXBQ HEAVY(DI), Z12
-	VPTESTMQ Z12, Z12, K4
-	VANDNPD PDEEPF(DX), Z12, Z27
-	VMOVUPD PSOFTBR(DX), Z26
-	VBLENDMPD PHEAVYBR(DX), Z26, K4, Z26
-	VBLENDMPD PSTIFFBR(DX), Z26, K3, Z26
-	VMOVUPD PSOFTMS(DX), Z9
-	VBLENDMPD PHEAVYMS(DX), Z9, K4, Z9
-	VBLENDMPD PSTIFFMS(DX), Z9, K3, Z9
-	VMOVUPD PSOFTIS(DX), Z10
-	VBLENDMPD PHEAVYIS(DX), Z10, K4, Z10
-	VBLENDMPD PSTIFFIS(DX), Z10, K3, Z10
-	VMOVUPD PONE(DX), Z24
-	VBLENDMPD Z9, Z24, K5, Z24
-	VANDPD Z10, Z28, Z25
+	// Block 1's separations, then its registers to the frame.
+	MOVQ R14, DI
+	BLOCKSTART
+	PAIRPOINTS
+	SEP8(R12)
+	SEPOUT(SEPB1)
+	SEP8(R13)
+	SEPOUT(SEPB1+192)
+	VMOVUPD Z0, SAVEB1+0(SP)
+	VMOVUPD Z1, SAVEB1+64(SP)
+	VMOVUPD Z2, SAVEB1+128(SP)
+	VMOVUPD Z3, SAVEB1+192(SP)
+	VMOVUPD Z4, SAVEB1+256(SP)
+	VMOVUPD Z5, SAVEB1+320(SP)
+	VMOVUPD Z6, SAVEB1+384(SP)
+	VMOVUPD Z7, SAVEB1+448(SP)
+	VMOVUPD Z22, SAVEB1+512(SP)
+	VMOVUPD Z23, SAVEB1+576(SP)
+	LEAQ -BLOCK(R14), DI
+	BLOCKSTART
+	PAIRPOINTS
+	SEP8(R8)
+	SEPOUT(SEPB0)
+	SEP8(AX)
+	SEPOUT(SEPB0+192)
+	VMOVUPD SAVEB1+0(SP), Z24
+	VMOVUPD SAVEB1+64(SP), Z25
+	VMOVUPD SAVEB1+128(SP), Z26
+	VMOVUPD SAVEB1+192(SP), Z27
+	VMOVUPD SAVEB1+256(SP), Z28
+	VMOVUPD SAVEB1+320(SP), Z29
+	VMOVUPD SAVEB1+384(SP), Z30
+	VMOVUPD SAVEB1+448(SP), Z31
 
-	VMOVUPD NX(DI), Z6
-	VMOVUPD NY(DI), Z7
+	SEPIN(SEPB0)
+	NORMALTAIL(R8)
+#undef V0
+#define V0 Z24
+#undef V1
+#define V1 Z25
+#undef V2
+#define V2 Z26
+#undef V3
+#define V3 Z27
+#undef V4
+#define V4 Z28
+#undef V5
+#define V5 Z29
+#undef V6
+#define V6 Z30
+#undef V7
+#define V7 Z31
+#undef BLK
+#define BLK R14
+	SEPIN(SEPB1)
+	NORMALTAIL(R12)
+#undef V0
+#define V0 Z0
+#undef V1
+#define V1 Z1
+#undef V2
+#define V2 Z2
+#undef V3
+#define V3 Z3
+#undef V4
+#define V4 Z4
+#undef V5
+#define V5 Z5
+#undef V6
+#define V6 Z6
+#undef V7
+#define V7 Z7
+#undef BLK
+#define BLK DI
+	SEPIN(SEPB0+192)
+	NORMALTAIL(AX)
+#undef V0
+#define V0 Z24
+#undef V1
+#define V1 Z25
+#undef V2
+#define V2 Z26
+#undef V3
+#define V3 Z27
+#undef V4
+#define V4 Z28
+#undef V5
+#define V5 Z29
+#undef V6
+#define V6 Z30
+#undef V7
+#define V7 Z31
+#undef BLK
+#define BLK R14
+	SEPIN(SEPB1+192)
+	NORMALTAIL(R13)
+#undef V0
+#define V0 Z0
+#undef V1
+#define V1 Z1
+#undef V2
+#define V2 Z2
+#undef V3
+#define V3 Z3
+#undef V4
+#define V4 Z4
+#undef V5
+#define V5 Z5
+#undef V6
+#define V6 Z6
+#undef V7
+#define V7 Z7
+#undef BLK
+#define BLK DI
+	FRICROW(R8)
+#undef V0
+#define V0 Z24
+#undef V1
+#define V1 Z25
+#undef V2
+#define V2 Z26
+#undef V3
+#define V3 Z27
+#undef V4
+#define V4 Z28
+#undef V5
+#define V5 Z29
+#undef V6
+#define V6 Z30
+#undef V7
+#define V7 Z31
+#undef BLK
+#define BLK R14
+	FRICROW(R12)
+#undef V0
+#define V0 Z0
+#undef V1
+#define V1 Z1
+#undef V2
+#define V2 Z2
+#undef V3
+#define V3 Z3
+#undef V4
+#define V4 Z4
+#undef V5
+#define V5 Z5
+#undef V6
+#define V6 Z6
+#undef V7
+#define V7 Z7
+#undef BLK
+#define BLK DI
+	FRICROW(AX)
+#undef V0
+#define V0 Z24
+#undef V1
+#define V1 Z25
+#undef V2
+#define V2 Z26
+#undef V3
+#define V3 Z27
+#undef V4
+#define V4 Z28
+#undef V5
+#define V5 Z29
+#undef V6
+#define V6 Z30
+#undef V7
+#define V7 Z31
+#undef BLK
+#define BLK R14
+	FRICROW(R13)
+#undef V0
+#define V0 Z0
+#undef V1
+#define V1 Z1
+#undef V2
+#define V2 Z2
+#undef V3
+#define V3 Z3
+#undef V4
+#define V4 Z4
+#undef V5
+#define V5 Z5
+#undef V6
+#define V6 Z6
+#undef V7
+#define V7 Z7
+#undef BLK
+#define BLK DI
+	JMP pairscatter
+
+pair1:
+	MOVQ R14, DI
+	BLOCKSTART
+	LEAQ PT0(DI), R12
+	SEP8(R12)
+	SEPOUT(SEPB1)
+	VMOVUPD Z0, SAVEB1+0(SP)
+	VMOVUPD Z1, SAVEB1+64(SP)
+	VMOVUPD Z2, SAVEB1+128(SP)
+	VMOVUPD Z3, SAVEB1+192(SP)
+	VMOVUPD Z4, SAVEB1+256(SP)
+	VMOVUPD Z5, SAVEB1+320(SP)
+	VMOVUPD Z6, SAVEB1+384(SP)
+	VMOVUPD Z7, SAVEB1+448(SP)
+	VMOVUPD Z22, SAVEB1+512(SP)
+	VMOVUPD Z23, SAVEB1+576(SP)
+	LEAQ -BLOCK(R14), DI
+	BLOCKSTART
+	LEAQ PT0(DI), R8
+	SEP8(R8)
+	SEPOUT(SEPB0)
+	LEAQ PT0(R14), R12
+	VMOVUPD SAVEB1+0(SP), Z24
+	VMOVUPD SAVEB1+64(SP), Z25
+	VMOVUPD SAVEB1+128(SP), Z26
+	VMOVUPD SAVEB1+192(SP), Z27
+	VMOVUPD SAVEB1+256(SP), Z28
+	VMOVUPD SAVEB1+320(SP), Z29
+	VMOVUPD SAVEB1+384(SP), Z30
+	VMOVUPD SAVEB1+448(SP), Z31
+
+	SEPIN(SEPB0)
+	NORMALTAIL(R8)
+#undef V0
+#define V0 Z24
+#undef V1
+#define V1 Z25
+#undef V2
+#define V2 Z26
+#undef V3
+#define V3 Z27
+#undef V4
+#define V4 Z28
+#undef V5
+#define V5 Z29
+#undef V6
+#define V6 Z30
+#undef V7
+#define V7 Z31
+#undef BLK
+#define BLK R14
+	SEPIN(SEPB1)
+	NORMALTAIL(R12)
+#undef V0
+#define V0 Z0
+#undef V1
+#define V1 Z1
+#undef V2
+#define V2 Z2
+#undef V3
+#define V3 Z3
+#undef V4
+#define V4 Z4
+#undef V5
+#define V5 Z5
+#undef V6
+#define V6 Z6
+#undef V7
+#define V7 Z7
+#undef BLK
+#define BLK DI
+	FRICROW(R8)
+#undef V0
+#define V0 Z24
+#undef V1
+#define V1 Z25
+#undef V2
+#define V2 Z26
+#undef V3
+#define V3 Z27
+#undef V4
+#define V4 Z28
+#undef V5
+#define V5 Z29
+#undef V6
+#define V6 Z30
+#undef V7
+#define V7 Z31
+#undef BLK
+#define BLK R14
+	FRICROW(R12)
+#undef V0
+#define V0 Z0
+#undef V1
+#define V1 Z1
+#undef V2
+#define V2 Z2
+#undef V3
+#define V3 Z3
+#undef V4
+#define V4 Z4
+#undef V5
+#define V5 Z5
+#undef V6
+#define V6 Z6
+#undef V7
+#define V7 Z7
+#undef BLK
+#define BLK DI
+
+pairscatter:
+	SCATTERAB
+	MOVQ R14, DI
+	VMOVUPD SAVEB1+512(SP), Z22
+	VMOVUPD SAVEB1+576(SP), Z23
+	SCATTER8(Z24, Z25, Z26, Z22, OFFA, MASKA)
+	SCATTER8(Z27, Z28, Z29, Z23, OFFB, MASKB)
+	ADDQ $BLOCK, DI
+	SUBQ $2, CX
+	JNZ solveloop
+	JMP solvedone
+
+single:
+	BLOCKSTART
 	LEAQ PT0(DI), R8
 	CMPQ POINTS(DI), $1
 	JNE twopoints

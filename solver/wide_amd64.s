@@ -33,6 +33,7 @@
 #define V13 Y13
 #define V14 Y14
 #define V15 Y15
+#define BLK DI
 #include "wide_ops_amd64.h"
 
 // Scratch on the stack (hardware SP).

@@ -2,27 +2,30 @@
 // written on the vector registers V0-V15: wide_amd64.s names them Y0-Y15
 // (AVX2, four lanes), wide512_amd64.s Z0-Z15 (AVX-512, eight lanes). V0-V2
 // and V3-V5 hold the velocities (vx, vy, w) of sides A and B, V6 and V7 the
-// normal; DI points at the block's fields, DX at the stage's wideParams.
+// normal; BLK (a register the including file names) points at the block's
+// fields, DX at the stage's wideParams. The macros are expanded where they
+// are used, so a kernel may rename V0-V7 and BLK between uses to run the
+// same arithmetic on a second block (wide512_amd64.s).
 
 // APPLY applies the impulse (px, py) = (V8, V9) at point PT to both bodies.
 #define APPLY(PT) \
-	VMULPD MA(DI), V8, V10; \
+	VMULPD MA(BLK), V8, V10; \
 	VSUBPD V10, V0, V0; \
-	VMULPD MA(DI), V9, V10; \
+	VMULPD MA(BLK), V9, V10; \
 	VSUBPD V10, V1, V1; \
 	VMULPD RAX(PT), V9, V10; \
 	VMULPD RAY(PT), V8, V11; \
 	VSUBPD V11, V10, V10; \
-	VMULPD IA(DI), V10, V10; \
+	VMULPD IA(BLK), V10, V10; \
 	VSUBPD V10, V2, V2; \
-	VMULPD MB(DI), V8, V10; \
+	VMULPD MB(BLK), V8, V10; \
 	VADDPD V10, V3, V3; \
-	VMULPD MB(DI), V9, V10; \
+	VMULPD MB(BLK), V9, V10; \
 	VADDPD V10, V4, V4; \
 	VMULPD RBX(PT), V9, V10; \
 	VMULPD RBY(PT), V8, V11; \
 	VSUBPD V11, V10, V10; \
-	VMULPD IB(DI), V10, V10; \
+	VMULPD IB(BLK), V10, V10; \
 	VADDPD V10, V5, V5
 
 // RELVEL leaves the relative velocity of point PT in (V10, V14).
@@ -74,7 +77,7 @@
 	VMOVUPD TMASS(PT), V14; \
 	VXORPD PSIGN(DX), V14, V14; \
 	VMULPD V10, V14, V14; \
-	VMOVUPD FRIC(DI), V13; \
+	VMOVUPD FRIC(BLK), V13; \
 	VMULPD NIMP(PT), V13, V13; \
 	VMOVUPD TIMP(PT), V15; \
 	VADDPD V14, V15, V14; \
