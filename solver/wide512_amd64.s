@@ -297,6 +297,31 @@ warmdone:
 #define SEPB1 448
 #define SAVEB1 832
 
+// SAVEB1REGS puts block 1's velocities and normal (Z0-Z7) and x deltas
+// (Z22, Z23) in the frame while block 0 is loaded; LOADB1REGS brings the
+// velocities and normal back, to Z24-Z31.
+#define SAVEB1REGS \
+	VMOVUPD Z0, SAVEB1+0(SP) \
+	VMOVUPD Z1, SAVEB1+64(SP) \
+	VMOVUPD Z2, SAVEB1+128(SP) \
+	VMOVUPD Z3, SAVEB1+192(SP) \
+	VMOVUPD Z4, SAVEB1+256(SP) \
+	VMOVUPD Z5, SAVEB1+320(SP) \
+	VMOVUPD Z6, SAVEB1+384(SP) \
+	VMOVUPD Z7, SAVEB1+448(SP) \
+	VMOVUPD Z22, SAVEB1+512(SP) \
+	VMOVUPD Z23, SAVEB1+576(SP)
+
+#define LOADB1REGS \
+	VMOVUPD SAVEB1+0(SP), Z24 \
+	VMOVUPD SAVEB1+64(SP), Z25 \
+	VMOVUPD SAVEB1+128(SP), Z26 \
+	VMOVUPD SAVEB1+192(SP), Z27 \
+	VMOVUPD SAVEB1+256(SP), Z28 \
+	VMOVUPD SAVEB1+320(SP), Z29 \
+	VMOVUPD SAVEB1+384(SP), Z30 \
+	VMOVUPD SAVEB1+448(SP), Z31
+
 // SEPOUT stores SEP8's outputs at off(SP).
 #define SEPOUT(off) \
 	VMOVUPD Z11, off+0(SP); \
@@ -355,16 +380,7 @@ solveloop:
 	SEPOUT(SEPB1)
 	SEP8(R13)
 	SEPOUT(SEPB1+192)
-	VMOVUPD Z0, SAVEB1+0(SP)
-	VMOVUPD Z1, SAVEB1+64(SP)
-	VMOVUPD Z2, SAVEB1+128(SP)
-	VMOVUPD Z3, SAVEB1+192(SP)
-	VMOVUPD Z4, SAVEB1+256(SP)
-	VMOVUPD Z5, SAVEB1+320(SP)
-	VMOVUPD Z6, SAVEB1+384(SP)
-	VMOVUPD Z7, SAVEB1+448(SP)
-	VMOVUPD Z22, SAVEB1+512(SP)
-	VMOVUPD Z23, SAVEB1+576(SP)
+	SAVEB1REGS
 	LEAQ -BLOCK(R14), DI
 	BLOCKSTART
 	PAIRPOINTS
@@ -372,171 +388,28 @@ solveloop:
 	SEPOUT(SEPB0)
 	SEP8(AX)
 	SEPOUT(SEPB0+192)
-	VMOVUPD SAVEB1+0(SP), Z24
-	VMOVUPD SAVEB1+64(SP), Z25
-	VMOVUPD SAVEB1+128(SP), Z26
-	VMOVUPD SAVEB1+192(SP), Z27
-	VMOVUPD SAVEB1+256(SP), Z28
-	VMOVUPD SAVEB1+320(SP), Z29
-	VMOVUPD SAVEB1+384(SP), Z30
-	VMOVUPD SAVEB1+448(SP), Z31
+	LOADB1REGS
 
 	SEPIN(SEPB0)
 	NORMALTAIL(R8)
-#undef V0
-#define V0 Z24
-#undef V1
-#define V1 Z25
-#undef V2
-#define V2 Z26
-#undef V3
-#define V3 Z27
-#undef V4
-#define V4 Z28
-#undef V5
-#define V5 Z29
-#undef V6
-#define V6 Z30
-#undef V7
-#define V7 Z31
-#undef BLK
-#define BLK R14
+#include "wide512_block1.h"
 	SEPIN(SEPB1)
 	NORMALTAIL(R12)
-#undef V0
-#define V0 Z0
-#undef V1
-#define V1 Z1
-#undef V2
-#define V2 Z2
-#undef V3
-#define V3 Z3
-#undef V4
-#define V4 Z4
-#undef V5
-#define V5 Z5
-#undef V6
-#define V6 Z6
-#undef V7
-#define V7 Z7
-#undef BLK
-#define BLK DI
+#include "wide512_block0.h"
 	SEPIN(SEPB0+192)
 	NORMALTAIL(AX)
-#undef V0
-#define V0 Z24
-#undef V1
-#define V1 Z25
-#undef V2
-#define V2 Z26
-#undef V3
-#define V3 Z27
-#undef V4
-#define V4 Z28
-#undef V5
-#define V5 Z29
-#undef V6
-#define V6 Z30
-#undef V7
-#define V7 Z31
-#undef BLK
-#define BLK R14
+#include "wide512_block1.h"
 	SEPIN(SEPB1+192)
 	NORMALTAIL(R13)
-#undef V0
-#define V0 Z0
-#undef V1
-#define V1 Z1
-#undef V2
-#define V2 Z2
-#undef V3
-#define V3 Z3
-#undef V4
-#define V4 Z4
-#undef V5
-#define V5 Z5
-#undef V6
-#define V6 Z6
-#undef V7
-#define V7 Z7
-#undef BLK
-#define BLK DI
+#include "wide512_block0.h"
 	FRICROW(R8)
-#undef V0
-#define V0 Z24
-#undef V1
-#define V1 Z25
-#undef V2
-#define V2 Z26
-#undef V3
-#define V3 Z27
-#undef V4
-#define V4 Z28
-#undef V5
-#define V5 Z29
-#undef V6
-#define V6 Z30
-#undef V7
-#define V7 Z31
-#undef BLK
-#define BLK R14
+#include "wide512_block1.h"
 	FRICROW(R12)
-#undef V0
-#define V0 Z0
-#undef V1
-#define V1 Z1
-#undef V2
-#define V2 Z2
-#undef V3
-#define V3 Z3
-#undef V4
-#define V4 Z4
-#undef V5
-#define V5 Z5
-#undef V6
-#define V6 Z6
-#undef V7
-#define V7 Z7
-#undef BLK
-#define BLK DI
+#include "wide512_block0.h"
 	FRICROW(AX)
-#undef V0
-#define V0 Z24
-#undef V1
-#define V1 Z25
-#undef V2
-#define V2 Z26
-#undef V3
-#define V3 Z27
-#undef V4
-#define V4 Z28
-#undef V5
-#define V5 Z29
-#undef V6
-#define V6 Z30
-#undef V7
-#define V7 Z31
-#undef BLK
-#define BLK R14
+#include "wide512_block1.h"
 	FRICROW(R13)
-#undef V0
-#define V0 Z0
-#undef V1
-#define V1 Z1
-#undef V2
-#define V2 Z2
-#undef V3
-#define V3 Z3
-#undef V4
-#define V4 Z4
-#undef V5
-#define V5 Z5
-#undef V6
-#define V6 Z6
-#undef V7
-#define V7 Z7
-#undef BLK
-#define BLK DI
+#include "wide512_block0.h"
 	JMP pairscatter
 
 pair1:
@@ -545,109 +418,25 @@ pair1:
 	LEAQ PT0(DI), R12
 	SEP8(R12)
 	SEPOUT(SEPB1)
-	VMOVUPD Z0, SAVEB1+0(SP)
-	VMOVUPD Z1, SAVEB1+64(SP)
-	VMOVUPD Z2, SAVEB1+128(SP)
-	VMOVUPD Z3, SAVEB1+192(SP)
-	VMOVUPD Z4, SAVEB1+256(SP)
-	VMOVUPD Z5, SAVEB1+320(SP)
-	VMOVUPD Z6, SAVEB1+384(SP)
-	VMOVUPD Z7, SAVEB1+448(SP)
-	VMOVUPD Z22, SAVEB1+512(SP)
-	VMOVUPD Z23, SAVEB1+576(SP)
+	SAVEB1REGS
 	LEAQ -BLOCK(R14), DI
 	BLOCKSTART
 	LEAQ PT0(DI), R8
 	SEP8(R8)
 	SEPOUT(SEPB0)
 	LEAQ PT0(R14), R12
-	VMOVUPD SAVEB1+0(SP), Z24
-	VMOVUPD SAVEB1+64(SP), Z25
-	VMOVUPD SAVEB1+128(SP), Z26
-	VMOVUPD SAVEB1+192(SP), Z27
-	VMOVUPD SAVEB1+256(SP), Z28
-	VMOVUPD SAVEB1+320(SP), Z29
-	VMOVUPD SAVEB1+384(SP), Z30
-	VMOVUPD SAVEB1+448(SP), Z31
+	LOADB1REGS
 
 	SEPIN(SEPB0)
 	NORMALTAIL(R8)
-#undef V0
-#define V0 Z24
-#undef V1
-#define V1 Z25
-#undef V2
-#define V2 Z26
-#undef V3
-#define V3 Z27
-#undef V4
-#define V4 Z28
-#undef V5
-#define V5 Z29
-#undef V6
-#define V6 Z30
-#undef V7
-#define V7 Z31
-#undef BLK
-#define BLK R14
+#include "wide512_block1.h"
 	SEPIN(SEPB1)
 	NORMALTAIL(R12)
-#undef V0
-#define V0 Z0
-#undef V1
-#define V1 Z1
-#undef V2
-#define V2 Z2
-#undef V3
-#define V3 Z3
-#undef V4
-#define V4 Z4
-#undef V5
-#define V5 Z5
-#undef V6
-#define V6 Z6
-#undef V7
-#define V7 Z7
-#undef BLK
-#define BLK DI
+#include "wide512_block0.h"
 	FRICROW(R8)
-#undef V0
-#define V0 Z24
-#undef V1
-#define V1 Z25
-#undef V2
-#define V2 Z26
-#undef V3
-#define V3 Z27
-#undef V4
-#define V4 Z28
-#undef V5
-#define V5 Z29
-#undef V6
-#define V6 Z30
-#undef V7
-#define V7 Z31
-#undef BLK
-#define BLK R14
+#include "wide512_block1.h"
 	FRICROW(R12)
-#undef V0
-#define V0 Z0
-#undef V1
-#define V1 Z1
-#undef V2
-#define V2 Z2
-#undef V3
-#define V3 Z3
-#undef V4
-#define V4 Z4
-#undef V5
-#define V5 Z5
-#undef V6
-#define V6 Z6
-#undef V7
-#define V7 Z7
-#undef BLK
-#define BLK DI
+#include "wide512_block0.h"
 
 pairscatter:
 	SCATTERAB
