@@ -312,10 +312,11 @@ type Solver struct {
 	// Wide blocks of the coloured contacts (wide.go), when wide.
 	wide       bool
 	blocks     []wideContact
-	blockStart []int32 // colour entry c (as colorStart) owns blocks [blockStart[c], blockStart[c+1])
-	wideSlot   []int32 // block*lanes+lane of solver position largeStart+k, -1 for the overflow
-	kinRows    []int32 // kinematic rows touched by the large islands
-	dummyOff   int64   // byte offset of the zero row Solve appends to Bodies
+	cold       []wideCold // cold[b] belongs to blocks[b]
+	blockStart []int32    // colour entry c (as colorStart) owns blocks [blockStart[c], blockStart[c+1])
+	wideSlot   []int32    // block*lanes+lane of solver position largeStart+k, -1 for the overflow
+	kinRows    []int32    // kinematic rows touched by the large islands
+	dummyOff   int64      // byte offset of the zero row Solve appends to Bodies
 	// wideSets[bias][flip] are the wide kernels' constants of the stages:
 	// bias 1 for the solve, 0 for the warm start and the relax; flip 1
 	// with the points taken backwards. Filled once a Solve: the workers
@@ -529,8 +530,8 @@ func (s *Solver) SetContact(li int, c *Contact) {
 	if k >= s.largeStart && c.Restitution > 0 && !s.elasticLarge.Load() {
 		s.elasticLarge.Store(true)
 	}
-	if w, l := s.lane(k, false); w != nil {
-		s.setLane(w, l, c, s.Links[li].points(), s.heavyLink[li])
+	if b, l := s.lane(k, false); b >= 0 {
+		s.setLane(b, l, c, s.Links[li].points(), s.heavyLink[li])
 		return
 	}
 	s.Contacts[k] = *c
@@ -550,16 +551,17 @@ func (s *Solver) colored(li int) bool {
 // SetContact and Impulses go in link order, which moves through each
 // colour's blocks a lane at a time, with a stream per colour and point
 // count interleaved: about 2 x 6 blocks written a lane at a time, each
-// block 36 cache lines, long evicted since the last step. The hardware
+// block 36 cache lines then (30 now, and 3 of its wideCold), long evicted
+// since the last step. The hardware
 // prefetchers do not follow so many streams, and the stores of SetContact
 // waited on their lines (the preparation took as long as the whole
 // coloured solve on many_pyramids, 7 of 28 ms a step). The next block of a
 // stream is the next one in memory, and it is reached 8 contacts of that
 // stream later, so its lines have time to arrive.
-func (s *Solver) lane(k int32, impulses bool) (*wideContact, int) {
+func (s *Solver) lane(k int32, impulses bool) (int, int) {
 	b, l := s.laneAt(k)
 	if b < 0 {
-		return nil, 0
+		return -1, 0
 	}
 	if l == 0 && b+1 < len(s.blocks) {
 		next := &s.blocks[b+1]
@@ -570,9 +572,10 @@ func (s *Solver) lane(k int32, impulses bool) (*wideContact, int) {
 			}
 		} else {
 			prefetch.Write(unsafe.Pointer(next), unsafe.Sizeof(*next))
+			prefetch.Write(unsafe.Pointer(&s.cold[b+1]), unsafe.Sizeof(s.cold[b+1]))
 		}
 	}
-	return &s.blocks[b], l
+	return b, l
 }
 
 // laneAt returns the wide block and lane of contact k of the solver order,
@@ -597,7 +600,8 @@ func (s *Solver) Impulses(li int) (count int32, normal, tangent [2]float64) {
 	if k < 0 {
 		return 0, normal, tangent
 	}
-	if w, l := s.lane(k, true); w != nil {
+	if b, l := s.lane(k, true); b >= 0 {
+		w := &s.blocks[b]
 		count = s.Links[li].points()
 		for j := range count {
 			normal[j], tangent[j] = w.pts[j].normalImpulse[l], w.pts[j].tangentImpulse[l]
@@ -627,7 +631,7 @@ func (s *Solver) Approach(li int) (count int32, velocity, pushed [2]float64) {
 		w := &s.blocks[b]
 		count = s.Links[li].points()
 		for j := range count {
-			velocity[j], pushed[j] = w.pts[j].relVel[l], w.pts[j].maxNormalImpulse[l]
+			velocity[j], pushed[j] = s.cold[b].relVel[j][l], w.pts[j].maxNormalImpulse[l]
 		}
 		return count, velocity, pushed
 	}
@@ -1034,7 +1038,7 @@ func (t *stageTask) Run(lo, hi, _ int) {
 	case modeWideSolve:
 		solveWide(s.blocks[t.base+lo:t.base+hi], s.Bodies, t.wp)
 	case modeWideRestitution:
-		restituteWide(s.blocks[t.base+lo:t.base+hi], s.Bodies, p)
+		restituteWide(s.blocks[t.base+lo:t.base+hi], s.cold[t.base+lo:t.base+hi], s.Bodies, p)
 	case modeBoundFrame:
 		s.boundChunks(t.mode, t.base+lo, t.base+hi)
 		s.checkLanes(t.g, lo, hi)

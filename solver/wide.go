@@ -31,29 +31,32 @@ type wideContact struct {
 	// offA and offB are the byte offsets of the body rows in Bodies: a
 	// static side, or an empty lane, points at the zero row appended past
 	// the last body (velocity 0, delta 0, rotation identity).
-	offA, offB [lanes]int64
-	// maskA and maskB are -1 where that side is dynamic: only those rows are
-	// written back. Kinematic rows are read, with the delta pose of the
-	// current stage written into them beforehand (see setKinematic).
-	maskA, maskB [lanes]int64
-	// stiff is -1 where a side is static or kinematic: the lane then takes
-	// the stiffer softness of the stage parameters.
-	stiff          [lanes]int64
+	offA, offB     [lanes]int64
 	nx, ny         [lanes]float64
 	friction       [lanes]float64
 	mA, iA, mB, iB [lanes]float64
-	restitution    [lanes]float64
 	pts            [2]widePoint
-	// points is 1 when no lane has a second point: the kernels then skip
-	// it (and the point order does not alternate), else 2.
-	points int64
+	// maskA and maskB are -1 where that side is dynamic: only those rows are
+	// written back. Kinematic rows are read, with the delta pose of the
+	// current stage written into them beforehand (see setKinematic).
+	maskA, maskB [lanes]int8
+	// stiff is -1 where a side is static or kinematic: the lane then takes
+	// the stiffer softness of the stage parameters.
+	stiff [lanes]int8
 	// heavy is -1 where the contact's island has masses apart by more
 	// than the heavy ratio (Solver.heavyLink): the lane then pushes deep
 	// overlap at the full rate and, unless stiff, takes the heavy
-	// softness. Bytes, so the block stays 2304 bytes (36 cache lines);
-	// the kernels widen them to lane masks.
+	// softness.
 	heavy [lanes]int8
-	_     [48]byte
+	// points is 1 when no lane has a second point: the kernels then skip
+	// it (and the point order does not alternate), else 2.
+	points int64
+	// The flags are bytes that the kernels widen to lane masks, and the
+	// fields only the restitution pass reads are in wideCold: a block is
+	// 1 920 bytes (30 cache lines), against 2 304 (36) with 64-bit flags
+	// and those fields inside. Where a pass's blocks do not fit in a core's
+	// L2 (large_pyramid's 3.6 MB), the passes wait on memory.
+	_ [24]byte
 }
 
 // widePoint is point j of the eight contacts of a block. A contact with one
@@ -62,7 +65,14 @@ type widePoint struct {
 	rAx, rAy, rBx, rBy                              [lanes]float64
 	baseSep, normalMass, tangentMass                [lanes]float64
 	normalImpulse, tangentImpulse, maxNormalImpulse [lanes]float64
-	relVel                                          [lanes]float64
+}
+
+// wideCold holds what the restitution pass and Approach read of a block's
+// contacts, and the warm start, solve and relax do not: Solver.cold[b]
+// belongs to Solver.blocks[b].
+type wideCold struct {
+	restitution [lanes]float64
+	relVel      [2][lanes]float64 // per point
 }
 
 // wideParams are the per-stage constants of the wide kernels, as full
@@ -135,6 +145,7 @@ func (s *Solver) layoutWide() {
 		}
 	}
 	s.blocks = resize(s.blocks, nblocks)
+	s.cold = resize(s.cold, nblocks)
 	for gi := range s.groups {
 		g := &s.groups[gi]
 		for k := g.colors[0]; k+1 < g.colors[1]; k++ {
@@ -144,9 +155,8 @@ func (s *Solver) layoutWide() {
 				s.wideSlot[c-s.largeStart] = b0*lanes + (c - c0)
 			}
 			if pad := (c1 - c0) % lanes; pad != 0 {
-				w := &s.blocks[s.blockStart[k+1]-1]
 				for l := pad; l < lanes; l++ {
-					s.setLane(w, int(l), &emptyLane, 2, false)
+					s.setLane(int(s.blockStart[k+1]-1), int(l), &emptyLane, 2, false)
 				}
 			}
 		}
@@ -194,7 +204,8 @@ var emptyLane = Contact{A: -1, B: -1}
 // block exactly when its first contact is. Setting it here, where the
 // block's lines are being written anyway, saved a cache miss per block that
 // a separate pass in layoutWide paid.
-func (s *Solver) setLane(w *wideContact, l int, c *Contact, linkPoints int32, heavy bool) {
+func (s *Solver) setLane(b, l int, c *Contact, linkPoints int32, heavy bool) {
+	w, cold := &s.blocks[b], &s.cold[b]
 	if l == 0 {
 		w.points = int64(linkPoints)
 	}
@@ -208,13 +219,15 @@ func (s *Solver) setLane(w *wideContact, l int, c *Contact, linkPoints int32, he
 		w.heavy[l] = -1
 	}
 	w.nx[l], w.ny[l] = c.Normal.X, c.Normal.Y
-	w.friction[l], w.restitution[l] = c.Friction, c.Restitution
+	w.friction[l], cold.restitution[l] = c.Friction, c.Restitution
 	w.mA[l], w.iA[l], w.mB[l], w.iB[l] = c.InvMassA, c.InvIA, c.InvMassB, c.InvIB
 	for j := range w.pts {
 		if int32(j) < c.Count {
 			s.setPoint(&w.pts[j], l, &c.Points[j])
+			cold.relVel[j][l] = c.Points[j].RelativeVelocity
 		} else {
 			s.setPoint(&w.pts[j], l, nil)
+			cold.relVel[j][l] = 0
 		}
 	}
 }
@@ -227,11 +240,11 @@ func (s *Solver) setPoint(wp *widePoint, l int, cp *ContactPoint) {
 	wp.rAx[l], wp.rAy[l], wp.rBx[l], wp.rBy[l] = cp.RA.X, cp.RA.Y, cp.RB.X, cp.RB.Y
 	wp.baseSep[l], wp.normalMass[l], wp.tangentMass[l] = cp.BaseSeparation, cp.NormalMass, cp.TangentMass
 	wp.normalImpulse[l], wp.tangentImpulse[l] = cp.NormalImpulse, cp.TangentImpulse
-	wp.maxNormalImpulse[l], wp.relVel[l] = cp.MaxNormalImpulse, cp.RelativeVelocity
+	wp.maxNormalImpulse[l] = cp.MaxNormalImpulse
 }
 
 // sideOffset returns the row offset and write mask of one side of a contact.
-func (s *Solver) sideOffset(i int32, k Kind) (int64, int64) {
+func (s *Solver) sideOffset(i int32, k Kind) (int64, int8) {
 	switch k {
 	case KindDynamic:
 		return int64(i) * bodyStride, -1
@@ -259,17 +272,24 @@ func (s *Solver) setKinematic(elapsed float64) {
 // laneContact rebuilds the contact in lane l of w, with both sides read as
 // rows 0 and 1 of a two-row slice (the scalar kernels then read and write
 // the lane's rows exactly as the wide kernels do) and the lane's softness
-// in p.soft.
-func laneContact(w *wideContact, l int, p *stepParams, base *stepParams) Contact {
+// in p.soft. Its restitution and relative velocities come from cold, or
+// are zero for nil (the warm start, solve and relax read neither).
+func laneContact(w *wideContact, cold *wideCold, l int, p *stepParams, base *stepParams) Contact {
 	c := Contact{A: 0, B: 1, KindA: KindDynamic, KindB: KindDynamic, Count: int32(w.points),
-		Normal: components.Vec2{X: w.nx[l], Y: w.ny[l]}, Friction: w.friction[l], Restitution: w.restitution[l],
+		Normal: components.Vec2{X: w.nx[l], Y: w.ny[l]}, Friction: w.friction[l],
 		InvMassA: w.mA[l], InvIA: w.iA[l], InvMassB: w.mB[l], InvIB: w.iB[l]}
 	for j := range w.pts {
 		wp := &w.pts[j]
 		c.Points[j] = ContactPoint{RA: components.V(wp.rAx[l], wp.rAy[l]), RB: components.V(wp.rBx[l], wp.rBy[l]),
 			BaseSeparation: wp.baseSep[l], NormalMass: wp.normalMass[l], TangentMass: wp.tangentMass[l],
 			NormalImpulse: wp.normalImpulse[l], TangentImpulse: wp.tangentImpulse[l],
-			MaxNormalImpulse: wp.maxNormalImpulse[l], RelativeVelocity: wp.relVel[l]}
+			MaxNormalImpulse: wp.maxNormalImpulse[l]}
+		if cold != nil {
+			c.Points[j].RelativeVelocity = cold.relVel[j][l]
+		}
+	}
+	if cold != nil {
+		c.Restitution = cold.restitution[l]
 	}
 	*p = *base
 	switch {
@@ -306,7 +326,7 @@ func storeLane(w *wideContact, l int, c *Contact, pair *[2]BodyState, bodies []B
 func (w *wideContact) eachLane(bodies []BodyState, base *stepParams, kernel func(c *Contact, pair []BodyState, p *stepParams)) {
 	for l := 0; l < lanes; l++ {
 		var lp stepParams
-		c := laneContact(w, l, &lp, base)
+		c := laneContact(w, nil, l, &lp, base)
 		pair := [2]BodyState{bodies[w.offA[l]/bodyStride], bodies[w.offB[l]/bodyStride]}
 		kernel(&c, pair[:], &lp)
 		storeLane(w, l, &c, &pair, bodies)
@@ -318,15 +338,15 @@ func (w *wideContact) eachLane(bodies []BodyState, base *stepParams, kernel func
 // step, and only on those contacts. The kernel is called directly, not
 // through eachLane: behind a function value the lane's pair of rows would
 // escape to the heap, an allocation per lane and step.
-func restituteWide(blocks []wideContact, bodies []BodyState, p *stepParams) {
+func restituteWide(blocks []wideContact, cold []wideCold, bodies []BodyState, p *stepParams) {
 	for b := range blocks {
-		w := &blocks[b]
+		w, wc := &blocks[b], &cold[b]
 		for l := 0; l < lanes; l++ {
-			if !w.impact(l, p.restitutionThreshold) {
+			if !wc.impact(l, p.restitutionThreshold) {
 				continue
 			}
 			var lp stepParams
-			c := laneContact(w, l, &lp, p)
+			c := laneContact(w, wc, l, &lp, p)
 			pair := [2]BodyState{bodies[w.offA[l]/bodyStride], bodies[w.offB[l]/bodyStride]}
 			applyRestitution(&c, pair[:], &lp, nil)
 			storeLane(w, l, &c, &pair, bodies)
@@ -362,6 +382,6 @@ func solveWideRef(blocks []wideContact, bodies []BodyState, prm *wideParams) {
 
 // impact reports whether lane l of w has restitution or two points that
 // approached faster than threshold (Contact.impact).
-func (w *wideContact) impact(l int, threshold float64) bool {
-	return w.restitution[l] != 0 || (w.pts[0].relVel[l] <= -threshold && w.pts[1].relVel[l] <= -threshold)
+func (w *wideCold) impact(l int, threshold float64) bool {
+	return w.restitution[l] != 0 || (w.relVel[0][l] <= -threshold && w.relVel[1][l] <= -threshold)
 }

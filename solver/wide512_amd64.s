@@ -90,7 +90,7 @@
 #define STOREADDR(off, mask) \
 	MOVQ off(DI), R10; \
 	LEAQ (SI)(R10*1), R10; \
-	CMPQ mask(DI), $0; \
+	CMPB mask(DI), $0; \
 	CMOVQEQ R9, R10
 
 #define STORELO(off, mask, y) \
@@ -117,13 +117,13 @@
 	VSHUFF64X2 $0xee, Z11, Z9, Z15; \
 	VSHUFF64X2 $0xd8, Z15, Z15, Z15; \
 	STORELO(offs+0, masks+0, Y12); \
-	STOREHI(offs+16, masks+16, Z12); \
-	STORELO(offs+32, masks+32, Y13); \
-	STOREHI(offs+48, masks+48, Z13); \
-	STORELO(offs+8, masks+8, Y14); \
-	STOREHI(offs+24, masks+24, Z14); \
-	STORELO(offs+40, masks+40, Y15); \
-	STOREHI(offs+56, masks+56, Z15)
+	STOREHI(offs+16, masks+2, Z12); \
+	STORELO(offs+32, masks+4, Y13); \
+	STOREHI(offs+48, masks+6, Z13); \
+	STORELO(offs+8, masks+1, Y14); \
+	STOREHI(offs+24, masks+3, Z14); \
+	STORELO(offs+40, masks+5, Y15); \
+	STOREHI(offs+56, masks+7, Z15)
 
 // GATHERV8 loads the velocities of both sides, and their x deltas.
 #define GATHERV8 \
@@ -260,7 +260,7 @@ warmdone:
 // (K4), then stiff (K3), which wins; relax (K5 clear) uses mass scale 1 and
 // impulse scale 0.
 #define SOFTNESS \
-	VMOVUPD STIFF(DI), Z8; \
+	VPMOVSXBQ STIFF(DI), Z8; \
 	VPTESTMQ Z8, Z8, K3; \
 	VPMOVSXBQ HEAVY(DI), Z12; \
 	VPTESTMQ Z12, Z12, K4; \

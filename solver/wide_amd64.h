@@ -1,24 +1,25 @@
 // Offsets of the wide blocks (wide.go), shared by the AVX2 and AVX-512
 // kernels; TestWideLayout checks them.
 
-// wideContact, eight lanes: each [lanes] field is 64 bytes.
+// wideContact, eight lanes: each [lanes]float64 or int64 field is 64
+// bytes, each [lanes]int8 field (MASKA, MASKB, STIFF, HEAVY) 8.
 #define OFFA 0
 #define OFFB 64
-#define MASKA 128
-#define MASKB 192
-#define STIFF 256
-#define NX 320
-#define NY 384
-#define FRIC 448
-#define MA 512
-#define IA 576
-#define MB 640
-#define IB 704
-#define PT0 832
-#define PT1 1536
-#define POINTS 2240
-#define HEAVY 2248
-#define BLOCK 2304
+#define MASKA 1856
+#define MASKB 1864
+#define STIFF 1872
+#define NX 128
+#define NY 192
+#define FRIC 256
+#define MA 320
+#define IA 384
+#define MB 448
+#define IB 512
+#define PT0 576
+#define PT1 1216
+#define POINTS 1888
+#define HEAVY 1880
+#define BLOCK 1920
 
 // widePoint offsets.
 #define RAX 0

@@ -134,22 +134,22 @@
 // dynamic lanes; the x delta is written back unchanged.
 #define SCATTERROWS(vx, vy, w, offs, masks, l0, l1, l2, l3) \
 	TRANSPOSE(vx, vy, w, Y11, Y12, Y13, Y14, Y15, Y8, Y9, Y10, Y11); \
-	CMPQ masks+0(DI), $0; \
+	CMPB masks+0(AX), $0; \
 	JEQ l0; \
 	MOVQ offs+0(DI), R10; \
 	VMOVUPD Y8, (SI)(R10*1); \
 l0: \
-	CMPQ masks+8(DI), $0; \
+	CMPB masks+1(AX), $0; \
 	JEQ l1; \
 	MOVQ offs+8(DI), R10; \
 	VMOVUPD Y9, (SI)(R10*1); \
 l1: \
-	CMPQ masks+16(DI), $0; \
+	CMPB masks+2(AX), $0; \
 	JEQ l2; \
 	MOVQ offs+16(DI), R10; \
 	VMOVUPD Y10, (SI)(R10*1); \
 l2: \
-	CMPQ masks+24(DI), $0; \
+	CMPB masks+3(AX), $0; \
 	JEQ l3; \
 	MOVQ offs+24(DI), R10; \
 	VMOVUPD Y11, (SI)(R10*1); \
@@ -241,7 +241,7 @@ solveloop:
 	// then stiff against static and kinematic sides, which wins), and the
 	// deep push-out fraction (0 in heavy islands); relax (bias mask 0)
 	// uses mass scale 1 and impulse scale 0 on overlapping points.
-	VMOVUPD STIFF(DI), Y8
+	VPMOVSXBQ STIFF(AX), Y8
 	VPMOVSXBQ HEAVY(AX), Y12
 	VANDNPD PDEEPF(DX), Y12, Y9
 	VMOVUPD Y9, SDF(SP)
