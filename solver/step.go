@@ -313,6 +313,7 @@ type Solver struct {
 	wide       bool
 	blocks     []wideContact
 	cold       []wideCold // cold[b] belongs to blocks[b]
+	blockPts   []uint8    // blockPts[b] is the point count of block b's first contact (layoutWide)
 	blockStart []int32    // colour entry c (as colorStart) owns blocks [blockStart[c], blockStart[c+1])
 	wideSlot   []int32    // block*lanes+lane of solver position largeStart+k, -1 for the overflow
 	kinRows    []int32    // kinematic rows touched by the large islands
@@ -565,13 +566,19 @@ func (s *Solver) lane(k int32, impulses bool) (int, int) {
 	}
 	if l == 0 && b+1 < len(s.blocks) {
 		next := &s.blocks[b+1]
+		pts := int(s.blockPts[b+1]) // one-point blocks: setLane leaves pts[1] alone
 		if impulses {
-			for j := range next.pts {
+			for j := range pts {
 				pt := &next.pts[j] // its two impulse rows are adjacent
 				prefetch.Read(unsafe.Pointer(&pt.normalImpulse), unsafe.Sizeof(pt.normalImpulse)+unsafe.Sizeof(pt.tangentImpulse))
 			}
 		} else {
-			prefetch.Write(unsafe.Pointer(next), unsafe.Sizeof(*next))
+			if pts == 1 {
+				prefetch.Write(unsafe.Pointer(next), unsafe.Offsetof(next.pts)+unsafe.Sizeof(next.pts[0]))
+				prefetch.Write(unsafe.Pointer(&next.maskA), unsafe.Sizeof(*next)-unsafe.Offsetof(next.maskA))
+			} else {
+				prefetch.Write(unsafe.Pointer(next), unsafe.Sizeof(*next))
+			}
 			prefetch.Write(unsafe.Pointer(&s.cold[b+1]), unsafe.Sizeof(s.cold[b+1]))
 		}
 	}

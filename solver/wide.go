@@ -146,6 +146,7 @@ func (s *Solver) layoutWide() {
 	}
 	s.blocks = resize(s.blocks, nblocks)
 	s.cold = resize(s.cold, nblocks)
+	s.blockPts = resize(s.blockPts, nblocks)
 	for gi := range s.groups {
 		g := &s.groups[gi]
 		for k := g.colors[0]; k+1 < g.colors[1]; k++ {
@@ -153,6 +154,9 @@ func (s *Solver) layoutWide() {
 			b0 := s.blockStart[k]
 			for c := c0; c < c1; c++ {
 				s.wideSlot[c-s.largeStart] = b0*lanes + (c - c0)
+			}
+			for c := c0; c < c1; c += lanes {
+				s.blockPts[b0+(c-c0)/lanes] = uint8(s.Links[s.Order[c]].points())
 			}
 			if pad := (c1 - c0) % lanes; pad != 0 {
 				for l := pad; l < lanes; l++ {
@@ -222,11 +226,17 @@ func (s *Solver) setLane(b, l int, c *Contact, linkPoints int32, heavy bool) {
 	w.friction[l], cold.restitution[l] = c.Friction, c.Restitution
 	w.mA[l], w.iA[l], w.mB[l], w.iB[l] = c.InvMassA, c.InvIA, c.InvMassB, c.InvIB
 	for j := range w.pts {
-		if int32(j) < c.Count {
+		switch {
+		case int32(j) < c.Count:
 			s.setPoint(&w.pts[j], l, &c.Points[j])
 			cold.relVel[j][l] = c.Points[j].RelativeVelocity
-		} else {
+		case j == 0 || s.blockPts[b] == 2:
 			s.setPoint(&w.pts[j], l, nil)
+			cold.relVel[j][l] = 0
+		default:
+			// The second point of a one-point block: no kernel reads it
+			// (they take the block's point count), so its ten lines stay
+			// untouched. circle_rain's blocks are all of this kind.
 			cold.relVel[j][l] = 0
 		}
 	}
