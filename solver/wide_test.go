@@ -198,11 +198,7 @@ func TestWideSolveMatchesScalar(t *testing.T) {
 	defer func() { wideKernel = saved }()
 	hits := 0
 	for seed := uint64(1); seed <= 20; seed++ {
-		wideKernel = false
-		s1, prm := randomPile(seed, 300, 900)
-		s1.Solve(Serial{}, &prm)
-		wideKernel = true
-		s2, _ := randomPile(seed, 300, 900)
+		s1, s2, prm := scalarThenWide(seed)
 		var ex Executor = Serial{}
 		if seed%2 == 0 {
 			ex = parallel{3} // colours split between goroutines
@@ -213,6 +209,18 @@ func TestWideSolveMatchesScalar(t *testing.T) {
 	if hits == 0 {
 		t.Fatal("no point approached and pushed: the approach comparison saw nothing")
 	}
+}
+
+// scalarThenWide builds random pile seed twice: s1 solved with the scalar
+// kernels, and s2, not yet solved, laid out in wide blocks (wideKernel is
+// left set; the caller restores it).
+func scalarThenWide(seed uint64) (s1, s2 *Solver, prm Params) {
+	wideKernel = false
+	s1, prm = randomPile(seed, 300, 900)
+	s1.Solve(Serial{}, &prm)
+	wideKernel = true
+	s2, _ = randomPile(seed, 300, 900)
+	return s1, s2, prm
 }
 
 // matchScalar fails t unless s2 (solved with the wide blocks) left every
@@ -267,11 +275,7 @@ func TestOnePointBlocksSkipSecondPoint(t *testing.T) {
 	defer func() { wideKernel = saved }()
 	poisoned := 0
 	for seed := uint64(1); seed <= 10; seed++ {
-		wideKernel = false
-		s1, prm := randomPile(seed, 300, 900)
-		s1.Solve(Serial{}, &prm)
-		wideKernel = true
-		s2, _ := randomPile(seed, 300, 900)
+		s1, s2, prm := scalarThenWide(seed)
 		nan := math.NaN()
 		for b := range s2.blocks {
 			if s2.blockPts[b] != 1 {
