@@ -131,6 +131,33 @@ func BenchmarkCollideBoxesStacked(b *testing.B) {
 	reportPerPair(b, len(ps))
 }
 
+// BenchmarkCollideBoxesHovering times box-box on the pairs of
+// BenchmarkCollideBoxesStacked moved apart by up to 1 cm, within the 2 cm
+// margin: the separated case, which finds the closest features of the two
+// edges (speculative contacts; tumbler's boxes have many).
+func BenchmarkCollideBoxesHovering(b *testing.B) {
+	ps := stackedPairs(benchPairs)
+	r := rand.New(rand.NewPCG(19, 20))
+	for i := range ps {
+		p := &ps[i]
+		d := p.xfB.P
+		gap := 1e-3 + 1e-2*r.Float64()
+		if i%3 == 0 {
+			d.X += gap
+		} else {
+			d.Y += gap
+		}
+		p.xfB.P = d
+	}
+	for b.Loop() {
+		for i := range ps {
+			p := &ps[i]
+			benchSink += Collide(p.a, p.xfA, p.b, p.xfB, 0.02).Count
+		}
+	}
+	reportPerPair(b, len(ps))
+}
+
 // BenchmarkRayCast reports ns per segment-shape test, for segments aimed
 // at random circles and boxes (about half hit).
 func BenchmarkRayCast(b *testing.B) {
