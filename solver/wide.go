@@ -73,6 +73,14 @@ type widePoint struct {
 type wideCold struct {
 	restitution [lanes]float64
 	relVel      [2][lanes]float64 // per point
+	// count is each lane's own point count (0 for padding). A block runs
+	// its point count on every lane, a one-point lane's second point
+	// applying nothing; the restitution pass takes the lane's own count,
+	// as the scalar path does: at a restitution threshold of 0 the empty
+	// second point (approach 0 <= -0) made a one-point contact in a
+	// two-point block a two-point impact, and the block bounce stopped
+	// the bodies' centres as if they met there.
+	count [lanes]int8
 }
 
 // wideParams are the per-stage constants of the wide kernels, as full
@@ -223,7 +231,7 @@ func (s *Solver) setLane(b, l int, c *Contact, linkPoints int32, heavy bool) {
 		w.heavy[l] = -1
 	}
 	w.nx[l], w.ny[l] = c.Normal.X, c.Normal.Y
-	w.friction[l], cold.restitution[l] = c.Friction, c.Restitution
+	w.friction[l], cold.restitution[l], cold.count[l] = c.Friction, c.Restitution, int8(c.Count)
 	w.mA[l], w.iA[l], w.mB[l], w.iB[l] = c.InvMassA, c.InvIA, c.InvMassB, c.InvIB
 	for j := range w.pts {
 		switch {
@@ -282,8 +290,9 @@ func (s *Solver) setKinematic(elapsed float64) {
 // laneContact rebuilds the contact in lane l of w, with both sides read as
 // rows 0 and 1 of a two-row slice (the scalar kernels then read and write
 // the lane's rows exactly as the wide kernels do) and the lane's softness
-// in p.soft. Its restitution and relative velocities come from cold, or
-// are zero for nil (the warm start, solve and relax read neither).
+// in p.soft. Its restitution, relative velocities and own point count come
+// from cold; for nil they are zero and the count is the block's (the warm
+// start, solve and relax read neither, and run the block's points).
 func laneContact(w *wideContact, cold *wideCold, l int, p *stepParams, base *stepParams) Contact {
 	c := Contact{A: 0, B: 1, KindA: KindDynamic, KindB: KindDynamic, Count: int32(w.points),
 		Normal: components.Vec2{X: w.nx[l], Y: w.ny[l]}, Friction: w.friction[l],
@@ -299,7 +308,7 @@ func laneContact(w *wideContact, cold *wideCold, l int, p *stepParams, base *ste
 		}
 	}
 	if cold != nil {
-		c.Restitution = cold.restitution[l]
+		c.Restitution, c.Count = cold.restitution[l], int32(cold.count[l])
 	}
 	*p = *base
 	switch {
@@ -393,5 +402,5 @@ func solveWideRef(blocks []wideContact, bodies []BodyState, prm *wideParams) {
 // impact reports whether lane l of w has restitution or two points that
 // approached faster than threshold (Contact.impact).
 func (w *wideCold) impact(l int, threshold float64) bool {
-	return w.restitution[l] != 0 || (w.relVel[0][l] <= -threshold && w.relVel[1][l] <= -threshold)
+	return w.restitution[l] != 0 || (w.count[l] == 2 && w.relVel[0][l] <= -threshold && w.relVel[1][l] <= -threshold)
 }

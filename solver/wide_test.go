@@ -267,6 +267,29 @@ func matchScalar(t *testing.T, seed uint64, s1, s2 *Solver) (hits int) {
 	return hits
 }
 
+// TestWideMatchesScalarAtZeroThreshold is TestWideSolveMatchesScalar with
+// a restitution threshold of 0, where every approaching point bounces: a
+// one-point contact in a two-point block must restitute as its own one
+// point, as the scalar path does, not as a two-point impact with an empty
+// second point (whose approach, 0, is then <= -0).
+func TestWideMatchesScalarAtZeroThreshold(t *testing.T) {
+	saved := wideKernel
+	defer func() { wideKernel = saved }()
+	zero := func(s *Solver, prm *Params, _ []Contact) {
+		prm.RestitutionThreshold = 0
+		s.BuildIslands(prm) // again, with the threshold SetContact reads
+	}
+	for seed := uint64(1); seed <= 20; seed++ {
+		wideKernel = false
+		s1, prm := randomPiles(seed, 1, 300, 900, true, 1, zero)
+		s1.Solve(Serial{}, &prm)
+		wideKernel = true
+		s2, _ := randomPiles(seed, 1, 300, 900, true, 1, zero)
+		s2.Solve(Serial{}, &prm)
+		matchScalar(t, seed, s1, s2)
+	}
+}
+
 // TestOnePointBlocksSkipSecondPoint fills the second point of every
 // one-point block with NaN before the solve: setLane leaves it as the last
 // step left it, so no kernel, nor Impulses or Approach, may read it.
