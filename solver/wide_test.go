@@ -267,26 +267,44 @@ func matchScalar(t *testing.T, seed uint64, s1, s2 *Solver) (hits int) {
 	return hits
 }
 
-// TestWideMatchesScalarAtZeroThreshold is TestWideSolveMatchesScalar with
-// a restitution threshold of 0, where every approaching point bounces: a
-// one-point contact in a two-point block must restitute as its own one
-// point, as the scalar path does, not as a two-point impact with an empty
-// second point (whose approach, 0, is then <= -0).
-func TestWideMatchesScalarAtZeroThreshold(t *testing.T) {
+// TestWideMatchesScalarAcrossParams is TestWideSolveMatchesScalar under
+// other solver settings, the wide colours split between two goroutines. At
+// a restitution threshold of 0 every approaching point bounces: a one-point
+// contact in a two-point block must restitute as its own one point, as the
+// scalar path does, not as a two-point impact with an empty second point
+// (whose approach, 0, is then <= -0); it did, until the lanes kept their own
+// point count (wideCold.count).
+func TestWideMatchesScalarAcrossParams(t *testing.T) {
 	saved := wideKernel
 	defer func() { wideKernel = saved }()
-	zero := func(s *Solver, prm *Params, _ []Contact) {
-		prm.RestitutionThreshold = 0
-		s.BuildIslands(prm) // again, with the threshold SetContact reads
-	}
-	for seed := uint64(1); seed <= 20; seed++ {
-		wideKernel = false
-		s1, prm := randomPiles(seed, 1, 300, 900, true, 1, zero)
-		s1.Solve(Serial{}, &prm)
-		wideKernel = true
-		s2, _ := randomPiles(seed, 1, 300, 900, true, 1, zero)
-		s2.Solve(Serial{}, &prm)
-		matchScalar(t, seed, s1, s2)
+	for _, v := range []struct {
+		name string
+		set  func(p *Params)
+	}{
+		{"restitution threshold 0", func(p *Params) { p.RestitutionThreshold = 0 }},
+		{"no restitution", func(p *Params) { p.RestitutionThreshold = 1e9 }},
+		{"1 substep", func(p *Params) { p.SubSteps = 1 }},
+		{"8 substeps", func(p *Params) { p.SubSteps = 8 }},
+		{"240 Hz", func(p *Params) { p.Dt = 1.0 / 240 }},
+		{"soft contacts", func(p *Params) { p.ContactHertz, p.ContactDampingRatio = 5, 0 }},
+		{"heavy from 2", func(p *Params) { p.HeavyMassRatio = 2 }},
+		{"no push-out", func(p *Params) { p.MaxPushOut = 0 }},
+		{"fast push-out", func(p *Params) { p.MaxPushOut, p.DeepOverlap = 100, 0 }},
+		{"slow bodies", func(p *Params) { p.MaxLinearSpeed = 0.5 }},
+	} {
+		edit := func(s *Solver, prm *Params, _ []Contact) {
+			v.set(prm)
+			s.BuildIslands(prm) // again, with the settings SetContact reads
+		}
+		for seed := uint64(1); seed <= 6; seed++ {
+			wideKernel = false
+			s1, prm := randomPiles(seed, 1, 300, 900, true, 1, edit)
+			s1.Solve(Serial{}, &prm)
+			wideKernel = true
+			s2, _ := randomPiles(seed, 1, 300, 900, true, 1, edit)
+			s2.Solve(parallel{2}, &prm)
+			t.Run(v.name, func(t *testing.T) { matchScalar(t, seed, s1, s2) })
+		}
 	}
 }
 
