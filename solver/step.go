@@ -532,7 +532,7 @@ func (s *Solver) SetContact(li int, c *Contact) {
 		s.elasticLarge.Store(true)
 	}
 	if b, l := s.lane(k, false); b >= 0 {
-		s.setLane(b, l, c, s.Links[li].points(), s.heavyLink[li])
+		s.setLane(b, l, c, s.heavyLink[li])
 		return
 	}
 	s.Contacts[k] = *c

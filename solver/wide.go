@@ -168,7 +168,7 @@ func (s *Solver) layoutWide() {
 			}
 			if pad := (c1 - c0) % lanes; pad != 0 {
 				for l := pad; l < lanes; l++ {
-					s.setLane(int(s.blockStart[k+1]-1), int(l), &emptyLane, 2, false)
+					s.setLane(int(s.blockStart[k+1]-1), int(l), &emptyLane, false)
 				}
 			}
 		}
@@ -209,17 +209,18 @@ func (s *Solver) checkLanes(g *largeGroup, lo, hi int) {
 // row), no mass, no points, so its lane applies no impulse.
 var emptyLane = Contact{A: -1, B: -1}
 
-// setLane writes the prepared contact c into lane l of w, every field of
-// the lane, so nothing of an earlier step survives. The contact of lane 0
-// also sets the block's point count from its link's (Link.points): two-point
-// contacts come first in a colour (BuildIslands), so a block is a one-point
-// block exactly when its first contact is. Setting it here, where the
-// block's lines are being written anyway, saved a cache miss per block that
-// a separate pass in layoutWide paid.
-func (s *Solver) setLane(b, l int, c *Contact, linkPoints int32, heavy bool) {
+// setLane writes the prepared contact c into lane l of block b, every field
+// of the lane, so nothing of an earlier step survives. The contact of lane
+// 0 also copies the block's point count (blockPts, from layoutWide) into the
+// block, for the kernels: two-point contacts come first in a colour
+// (BuildIslands), so a block is a one-point block exactly when its first
+// contact is. Writing it here, where the block's lines are being written
+// anyway, saved a cache miss per block that a separate pass in layoutWide
+// paid.
+func (s *Solver) setLane(b, l int, c *Contact, heavy bool) {
 	w, cold := &s.blocks[b], &s.cold[b]
 	if l == 0 {
-		w.points = int64(linkPoints)
+		w.points = int64(s.blockPts[b])
 	}
 	w.offA[l], w.maskA[l] = s.sideOffset(c.A, c.KindA)
 	w.offB[l], w.maskB[l] = s.sideOffset(c.B, c.KindB)
@@ -234,18 +235,17 @@ func (s *Solver) setLane(b, l int, c *Contact, linkPoints int32, heavy bool) {
 	w.friction[l], cold.restitution[l], cold.count[l] = c.Friction, c.Restitution, int8(c.Count)
 	w.mA[l], w.iA[l], w.mB[l], w.iB[l] = c.InvMassA, c.InvIA, c.InvMassB, c.InvIB
 	for j := range w.pts {
-		switch {
-		case int32(j) < c.Count:
+		if int32(j) < c.Count {
 			s.setPoint(&w.pts[j], l, &c.Points[j])
 			cold.relVel[j][l] = c.Points[j].RelativeVelocity
-		case j == 0 || s.blockPts[b] == 2:
+			continue
+		}
+		cold.relVel[j][l] = 0
+		// The second point of a one-point block is left as it was: no
+		// kernel reads it (they take the block's point count), so its ten
+		// lines stay untouched. circle_rain's blocks are all of this kind.
+		if j == 0 || s.blockPts[b] == 2 {
 			s.setPoint(&w.pts[j], l, nil)
-			cold.relVel[j][l] = 0
-		default:
-			// The second point of a one-point block: no kernel reads it
-			// (they take the block's point count), so its ten lines stay
-			// untouched. circle_rain's blocks are all of this kind.
-			cold.relVel[j][l] = 0
 		}
 	}
 }
