@@ -198,7 +198,7 @@ func TestWideSolveMatchesScalar(t *testing.T) {
 	defer func() { wideKernel = saved }()
 	hits := 0
 	for seed := uint64(1); seed <= 20; seed++ {
-		s1, s2, prm := scalarThenWide(seed)
+		s1, s2, prm := scalarThenWide(seed, nil)
 		var ex Executor = Serial{}
 		if seed%2 == 0 {
 			ex = parallel{3} // colours split between goroutines
@@ -211,15 +211,16 @@ func TestWideSolveMatchesScalar(t *testing.T) {
 	}
 }
 
-// scalarThenWide builds random pile seed twice: s1 solved with the scalar
-// kernels, and s2, not yet solved, laid out in wide blocks (wideKernel is
-// left set; the caller restores it).
-func scalarThenWide(seed uint64) (s1, s2 *Solver, prm Params) {
+// scalarThenWide builds random pile seed twice, with edit (see
+// randomPileEdit): s1 solved with the scalar kernels, and s2, not yet
+// solved, laid out in wide blocks (wideKernel is left set; the caller
+// restores it).
+func scalarThenWide(seed uint64, edit func(s *Solver, prm *Params, byLink []Contact)) (s1, s2 *Solver, prm Params) {
 	wideKernel = false
-	s1, prm = randomPile(seed, 300, 900)
+	s1, prm = randomPileEdit(seed, 300, 900, edit)
 	s1.Solve(Serial{}, &prm)
 	wideKernel = true
-	s2, _ = randomPile(seed, 300, 900)
+	s2, _ = randomPileEdit(seed, 300, 900, edit)
 	return s1, s2, prm
 }
 
@@ -297,11 +298,7 @@ func TestWideMatchesScalarAcrossParams(t *testing.T) {
 			s.BuildIslands(prm) // again, with the settings SetContact reads
 		}
 		for seed := uint64(1); seed <= 6; seed++ {
-			wideKernel = false
-			s1, prm := randomPiles(seed, 1, 300, 900, true, 1, edit)
-			s1.Solve(Serial{}, &prm)
-			wideKernel = true
-			s2, _ := randomPiles(seed, 1, 300, 900, true, 1, edit)
+			s1, s2, prm := scalarThenWide(seed, edit)
 			s2.Solve(parallel{2}, &prm)
 			t.Run(v.name, func(t *testing.T) { matchScalar(t, seed, s1, s2) })
 		}
@@ -316,7 +313,7 @@ func TestOnePointBlocksSkipSecondPoint(t *testing.T) {
 	defer func() { wideKernel = saved }()
 	poisoned := 0
 	for seed := uint64(1); seed <= 10; seed++ {
-		s1, s2, prm := scalarThenWide(seed)
+		s1, s2, prm := scalarThenWide(seed, nil)
 		nan := math.NaN()
 		for b := range s2.blocks {
 			if s2.blockPts[b] != 1 {
