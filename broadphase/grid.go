@@ -133,9 +133,7 @@ func (g *Grid) PairsRange(lo, hi int, dst []Pair) []Pair {
 		if !hasNaN(q) {
 			dst = g.frz.query(q, A, 0, add, dst)
 		}
-		if len(dst)-start > 1 {
-			dst = dst[:start+len(sortDedup(dst[start:]))]
-		}
+		dst = sortDedupFrom(dst, start)
 	}
 	return dst
 }
@@ -164,9 +162,7 @@ func (g *Grid) Overlaps(box *components.AABB, dst []Pair) []Pair {
 	dst = g.mov.query(box, 0, 0, 0, dst)
 	add := int32(len(g.moving))
 	dst = g.frz.query(box, 0, 0, add, dst)
-	if len(dst)-start > 1 {
-		dst = dst[:start+len(sortDedup(dst[start:]))]
-	}
+	dst = sortDedupFrom(dst, start)
 	return dst
 }
 
@@ -180,8 +176,6 @@ func (g *Grid) FrozenOverlaps(box *components.AABB, A int32, dst []Pair) []Pair 
 	}
 	start := len(dst)
 	dst = g.frz.query(box, A, 0, 0, dst)
-	if len(dst)-start > 1 {
-		dst = dst[:start+len(sortDedup(dst[start:]))]
-	}
+	dst = sortDedupFrom(dst, start)
 	return dst
 }

@@ -11,6 +11,12 @@ import (
 // general sort; a ground with hundreds goes to pdqsort.
 const insertionMax = 24
 
+// sortDedupFrom applies sortDedup to the pairs of dst from start on (the
+// candidates of one query) and returns dst shortened to match.
+func sortDedupFrom(dst []Pair, start int) []Pair {
+	return dst[:start+len(sortDedup(dst[start:]))]
+}
+
 // sortDedup sorts s, whose elements share A, by B and removes repeated Bs,
 // returning the shortened slice (a prefix of s).
 func sortDedup(s []Pair) []Pair {
