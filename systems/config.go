@@ -204,10 +204,11 @@ func (c *Config) Validate() error {
 // workers resolves Workers: the setting, or GOMAXPROCS for 0, capped at
 // maxWorkers.
 func (c *Config) workers() int {
-	if c.Workers > 0 {
-		return min(c.Workers, maxWorkers)
+	n := c.Workers
+	if n <= 0 {
+		n = runtime.GOMAXPROCS(0)
 	}
-	return min(runtime.GOMAXPROCS(0), maxWorkers)
+	return min(n, maxWorkers)
 }
 
 // maxWorkers caps the pool. Each helper is a goroutine that polls between
