@@ -99,6 +99,18 @@ func BenchmarkCollideBoxes(b *testing.B) {
 	reportPerPair(b, len(ps))
 }
 
+// timeCollide times Collide, at a 2 cm margin, over the pairs ps and
+// reports ns/pair.
+func timeCollide(b *testing.B, ps []pair) {
+	for b.Loop() {
+		for i := range ps {
+			p := &ps[i]
+			benchSink += Collide(p.a, p.xfA, p.b, p.xfB, 0.02).Count
+		}
+	}
+	reportPerPair(b, len(ps))
+}
+
 // stackedPairs returns n pairs of 1 m boxes as a settled pyramid holds them:
 // one on top of the other or side by side, touching, offset along the face
 // and turned by up to 1e-3 rad (a resting stack's jitter), from a fixed seed.
@@ -122,13 +134,7 @@ func stackedPairs(n int) []pair {
 // clipped points each), the bulk of large_pyramid and many_pyramids.
 func BenchmarkCollideBoxesStacked(b *testing.B) {
 	ps := stackedPairs(benchPairs)
-	for b.Loop() {
-		for i := range ps {
-			p := &ps[i]
-			benchSink += Collide(p.a, p.xfA, p.b, p.xfB, 0.02).Count
-		}
-	}
-	reportPerPair(b, len(ps))
+	timeCollide(b, ps)
 }
 
 // BenchmarkCollideBoxesHovering times box-box on the pairs of
@@ -149,13 +155,7 @@ func BenchmarkCollideBoxesHovering(b *testing.B) {
 		}
 		p.xfB.P = d
 	}
-	for b.Loop() {
-		for i := range ps {
-			p := &ps[i]
-			benchSink += Collide(p.a, p.xfA, p.b, p.xfB, 0.02).Count
-		}
-	}
-	reportPerPair(b, len(ps))
+	timeCollide(b, ps)
 }
 
 // BenchmarkRayCast reports ns per segment-shape test, for segments aimed
