@@ -1,6 +1,8 @@
 package solver
 
 import (
+	"cmp"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -104,6 +106,72 @@ func BenchmarkIntegrate(b *testing.B) {
 		s.Solve(Serial{}, &prm)
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(s.Bodies)*prm.SubSteps), "ns/body-substep")
+}
+
+// BenchmarkIslands times Islands.build alone on a wall of 45 x 45 boxes,
+// each linked to its right and upper neighbours, a quarter of them also to
+// the upper right, and the bottom row to the ground: about 4 400 links,
+// one island, like tumbler's drum. "ordered" keeps the rows in wall order,
+// "shuffled" numbers them at random, as a drum leaves them once it has
+// turned a while.
+func BenchmarkIslands(b *testing.B) {
+	for _, shuffled := range []bool{false, true} {
+		name := "ordered"
+		if shuffled {
+			name = "shuffled"
+		}
+		b.Run(name, func(b *testing.B) {
+			sims, links := islandWall(45, 45, shuffled)
+			var is Islands
+			for b.Loop() {
+				is.build(sims, links, nil)
+			}
+		})
+	}
+}
+
+// islandWall returns the rows and links of BenchmarkIslands, the links
+// sorted by (A, B) as the broad phase gives them.
+func islandWall(cols, rows int, shuffled bool) ([]BodySim, []Link) {
+	n := cols * rows
+	r := rand.New(rand.NewPCG(1, 2))
+	perm := make([]int32, n)
+	for i := range perm {
+		perm[i] = int32(i)
+	}
+	if shuffled {
+		r.Shuffle(n, func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
+	}
+	sims := make([]BodySim, n)
+	for i := range sims {
+		sims[i].Kind = KindDynamic
+	}
+	var links []Link
+	add := func(i, j int) {
+		a, b := min(perm[i], perm[j]), max(perm[i], perm[j])
+		links = append(links, Link{A: a, B: b, KindA: KindDynamic, KindB: KindDynamic})
+	}
+	for i := 0; i < n; i++ {
+		right := i%cols != cols-1
+		if i < cols {
+			links = append(links, Link{A: perm[i], B: -1, KindA: KindDynamic, KindB: KindStatic})
+		} else {
+			add(i, i-cols)
+			if right && r.IntN(4) == 0 {
+				add(i, i-cols+1)
+			}
+		}
+		if right {
+			add(i, i+1)
+		}
+	}
+	slices.SortFunc(links, func(x, y Link) int {
+		if c := cmp.Compare(x.A, y.A); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.B, y.B)
+	})
+	return sims, links
 }
 
 // BenchmarkBuildIslands reports islands plus colouring per contact.

@@ -22,6 +22,7 @@ type Islands struct {
 
 	parent []int32
 	count  []int32 // scratch
+	linkOf []int32 // scratch: the island of each link, then of each joint
 }
 
 // Len returns the number of islands.
@@ -52,14 +53,38 @@ func (is *Islands) find(i int32) int32 {
 // links), near-linear union-find.
 func (is *Islands) Build(sims []BodySim, links []Link) { is.build(sims, links, nil) }
 
-// union joins the islands of rows a and b.
+// union joins the islands of rows a and b. It climbs both paths together,
+// always from the node whose parent is higher, halving the path as it goes,
+// until the two meet (one set already) or the higher one is a root, which
+// it links below the other's parent: Rem's algorithm with path halving, one
+// of the fastest in Patwary, Blair and Manne ("Experiments on union-find
+// algorithms for the disjoint-set data structure", SEA 2010). A parent is
+// never above its child, so a root is its set's lowest row, which is all
+// numbering needs; the sets are those of any union order. Against find,
+// find and link, BenchmarkIslands went from 42 to 31 us with its rows in
+// order and from 42 to 33 with them shuffled.
 func (is *Islands) union(a, b int32) {
-	ra, rb := is.find(a), is.find(b)
-	// Union by smaller index keeps the root choice input-determined.
-	if ra < rb {
-		is.parent[rb] = ra
-	} else if rb < ra {
-		is.parent[ra] = rb
+	p := is.parent
+	for {
+		pa, pb := p[a], p[b]
+		if pa == pb {
+			return
+		}
+		if pa < pb {
+			if b == pb {
+				p[b] = pa
+				return
+			}
+			p[b] = p[pb]
+			b = pb
+		} else {
+			if a == pa {
+				p[a] = pb
+				return
+			}
+			p[a] = p[pa]
+			a = pa
+		}
 	}
 }
 
@@ -96,53 +121,62 @@ func (is *Islands) build(sims []BodySim, links []Link, joints []Joint) {
 			is.Of[i] = is.Of[r]
 		}
 	}
-	// Counting sort of bodies and contacts by island.
+	// Counting sorts of bodies, contacts and joints by island. The island
+	// of each link is found once, into linkOf, for both passes.
 	is.count = resize(is.count, int(islands)+1)
-	clear(is.count)
-	for i := 0; i < n; i++ {
-		if k := is.Of[i]; k >= 0 {
-			is.count[k+1]++
-		}
-	}
-	is.BodyStart = prefix(is.BodyStart, is.count)
-	is.BodyList = resize(is.BodyList, int(is.BodyStart[islands]))
-	copy(is.count, is.BodyStart)
-	for i := 0; i < n; i++ {
-		if k := is.Of[i]; k >= 0 {
-			is.BodyList[is.count[k]] = int32(i)
-			is.count[k]++
-		}
-	}
-	clear(is.count)
+	is.BodyStart, is.BodyList = is.countingSort(is.Of, is.BodyStart, is.BodyList)
+	is.linkOf = resize(is.linkOf, len(links))
 	for li := range links {
-		if k := is.linkIsland(&links[li]); k >= 0 {
-			is.count[k+1]++
-		}
+		is.linkOf[li] = is.linkIsland(&links[li])
 	}
-	is.ContactStart = prefix(is.ContactStart, is.count)
-	is.ContactList = resize(is.ContactList, int(is.ContactStart[islands]))
-	copy(is.count, is.ContactStart)
-	for li := range links {
-		if k := is.linkIsland(&links[li]); k >= 0 {
-			is.ContactList[is.count[k]] = int32(li)
-			is.count[k]++
-		}
-	}
-	clear(is.count)
+	is.ContactStart, is.ContactList = is.countingSort(is.linkOf, is.ContactStart, is.ContactList)
+	is.linkOf = resize(is.linkOf, len(joints))
 	for i := range joints {
-		if k := is.jointIsland(&joints[i]); k >= 0 {
-			is.count[k+1]++
-		}
+		is.linkOf[i] = is.jointIsland(&joints[i])
 	}
-	is.JointStart = prefix(is.JointStart, is.count)
-	is.JointList = resize(is.JointList, int(is.JointStart[islands]))
-	copy(is.count, is.JointStart)
-	for i := range joints {
-		if k := is.jointIsland(&joints[i]); k >= 0 {
-			is.JointList[is.count[k]] = int32(i)
-			is.count[k]++
+	is.JointStart, is.JointList = is.countingSort(is.linkOf, is.JointStart, is.JointList)
+}
+
+// countingSort lists the indices i of keys (island numbers, -1 for none) by
+// island, ascending within each: island k gets list[start[k]:start[k+1]].
+// Both passes keep the current island's count in a register while the
+// keys repeat: one island holds most of a pile's links, and incrementing
+// its counter in memory chained every link to the store before it: on a
+// drum of 2 000 boxes (BenchmarkIslands) the build went from 54 to 42 us.
+func (is *Islands) countingSort(keys []int32, start, list []int32) ([]int32, []int32) {
+	count := is.count
+	clear(count)
+	run, cur := int32(0), int32(-1)
+	for _, k := range keys {
+		if k != cur {
+			if cur >= 0 {
+				count[cur+1] += run
+			}
+			cur, run = k, 0
 		}
+		run++
 	}
+	if cur >= 0 {
+		count[cur+1] += run
+	}
+	start = prefix(start, count)
+	list = resize(list, int(start[len(start)-1]))
+	copy(count, start)
+	cur, pos := int32(-1), int32(0)
+	for i, k := range keys {
+		if k < 0 {
+			continue
+		}
+		if k != cur {
+			if cur >= 0 {
+				count[cur] = pos
+			}
+			cur, pos = k, count[k]
+		}
+		list[pos] = int32(i)
+		pos++
+	}
+	return start, list
 }
 
 // jointIsland returns the island of the dynamic side of j, or -1 if it has
