@@ -283,6 +283,13 @@ func (p *Physics) updateSleep() {
 	p.wakeAhead()
 	s := &p.sleep
 	s.toSleep = s.toSleep[:0]
+	if !p.cfg.Sleep {
+		// Sleep is fixed for the life of the system set (Initialize starts
+		// from a new state), and only the loop below, with sleep on,
+		// moves a rest timer from 0: there is nothing to update. The loop
+		// took circle_rain 0.05 ms a step, on the caller alone.
+		return
+	}
 	dt := float32(p.cfg.Dt)
 	for i, e := range p.ents {
 		r := s.rec(e)
@@ -292,16 +299,13 @@ func (p *Physics) updateSleep() {
 		}
 		speed := p.restSpeed(i)
 		switch {
-		case !p.cfg.Sleep || speed > p.cfg.SleepThreshold:
+		case speed > p.cfg.SleepThreshold:
 			r.rest = 0
 		case r.rest == 0:
 			r.rest, r.base = dt, float32(speed)
 		default:
 			r.rest += dt
 		}
-	}
-	if !p.cfg.Sleep {
-		return
 	}
 	is := &p.s.Islands
 	for k := 0; k < is.Len(); k++ {
