@@ -45,39 +45,11 @@ func TestIslandsWithJoints(t *testing.T) {
 		}
 		is.build(sims, links, joints)
 
-		adj := make([][]int32, n)
-		join := func(a, b int32, ka, kb Kind) {
-			if a >= 0 && b >= 0 && ka == KindDynamic && kb == KindDynamic {
-				adj[a] = append(adj[a], b)
-				adj[b] = append(adj[b], a)
-			}
-		}
-		for _, l := range links {
-			join(l.A, l.B, l.KindA, l.KindB)
-		}
+		joins := slices.Clone(links)
 		for _, j := range joints {
-			join(j.A, j.B, j.KindA, j.KindB)
+			joins = append(joins, Link{A: j.A, B: j.B, KindA: j.KindA, KindB: j.KindB})
 		}
-		comp := make([]int32, n)
-		for i := range comp {
-			comp[i] = -1
-		}
-		islands := int32(0)
-		for i := range n {
-			if sims[i].Kind != KindDynamic || comp[i] >= 0 {
-				continue
-			}
-			comp[i] = islands
-			for queue := []int32{int32(i)}; len(queue) > 0; queue = queue[1:] {
-				for _, v := range adj[queue[0]] {
-					if comp[v] < 0 {
-						comp[v] = islands
-						queue = append(queue, v)
-					}
-				}
-			}
-			islands++
-		}
+		comp, islands := islandsBFS(sims, joins)
 		if !slices.Equal(is.Of, comp) || is.Len() != int(islands) {
 			t.Fatalf("trial %d: Of = %v (%d islands), want %v (%d)", trial, is.Of, is.Len(), comp, islands)
 		}
@@ -96,4 +68,39 @@ func TestIslandsWithJoints(t *testing.T) {
 			}
 		}
 	}
+}
+
+// islandsBFS is the tests' reference for the island build: a breadth-first
+// search over the rows of sims joined by every link whose sides are both
+// dynamic rows. comp[i] is the island of row i, numbered by lowest row as
+// Islands numbers them, or -1 for a row that is not dynamic; islands is
+// their number. TestIslandsRandomGraph calls it as IslandsBFS.
+func islandsBFS(sims []BodySim, links []Link) (comp []int32, islands int32) {
+	adj := make([][]int32, len(sims))
+	for _, l := range links {
+		if l.A >= 0 && l.B >= 0 && l.KindA == KindDynamic && l.KindB == KindDynamic {
+			adj[l.A] = append(adj[l.A], l.B)
+			adj[l.B] = append(adj[l.B], l.A)
+		}
+	}
+	comp = make([]int32, len(sims))
+	for i := range comp {
+		comp[i] = -1
+	}
+	for i := range sims {
+		if sims[i].Kind != KindDynamic || comp[i] >= 0 {
+			continue
+		}
+		comp[i] = islands
+		for queue := []int32{int32(i)}; len(queue) > 0; queue = queue[1:] {
+			for _, v := range adj[queue[0]] {
+				if comp[v] < 0 {
+					comp[v] = islands
+					queue = append(queue, v)
+				}
+			}
+		}
+		islands++
+	}
+	return comp, islands
 }

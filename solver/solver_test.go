@@ -192,38 +192,7 @@ func TestIslandsRandomGraph(t *testing.T) {
 			}
 		}
 		is.Build(sims, pick(contacts, touching))
-		// Reference: BFS over dynamic-dynamic touching contacts.
-		adj := make([][]int32, n)
-		for _, ci := range touching {
-			c := contacts[ci]
-			if c.KindA == D && c.KindB == D {
-				adj[c.A] = append(adj[c.A], c.B)
-				adj[c.B] = append(adj[c.B], c.A)
-			}
-		}
-		comp := make([]int32, n)
-		for i := range comp {
-			comp[i] = -1
-		}
-		next := int32(0)
-		for i := 0; i < n; i++ {
-			if sims[i].Kind != D || comp[i] >= 0 {
-				continue
-			}
-			queue := []int32{int32(i)}
-			comp[i] = next
-			for len(queue) > 0 {
-				u := queue[0]
-				queue = queue[1:]
-				for _, v := range adj[u] {
-					if comp[v] < 0 {
-						comp[v] = next
-						queue = append(queue, v)
-					}
-				}
-			}
-			next++
-		}
+		comp, next := solver.IslandsBFS(sims, pick(contacts, touching))
 		if is.Len() != int(next) {
 			t.Fatalf("trial %d: %d islands, BFS finds %d", trial, is.Len(), next)
 		}
