@@ -451,7 +451,8 @@ func TestOverlapsMatchesBruteForce(t *testing.T) {
 
 // TestQueryReservesLittle: the member tests write every candidate into
 // room made beforehand (query.go), and a query that scans a whole class
-// must make that room a block at a time. The last of 100 001 boxes, a huge
+// must make that room a block at a time, and one that goes row by row at
+// most a block, or a bucket, at a time. The last of 100 001 boxes, a huge
 // one that keeps none of the others (they all have lower indices), grew its
 // dst to the whole class, 100 000 pairs, before blocks (a review's find).
 func TestQueryReservesLittle(t *testing.T) {
@@ -475,6 +476,21 @@ func TestQueryReservesLittle(t *testing.T) {
 	}
 	if len(dst) != want {
 		t.Errorf("first box: %d pairs, brute force %d", len(dst), want)
+	}
+
+	// A long thin box last, over a band of 20 000 boxes of 1 m: its query
+	// of the band's class goes row by row (a few rows of about 1 000 cells),
+	// not through a whole-class scan, and keeps none of the members, whose
+	// indices are all lower. Its rows hold thousands of them.
+	band := make([]components.AABB, 20_000)
+	for i := range band {
+		band[i] = boxAt(2000*r.Float64()-1000, r.Float64(), 1, 1)
+	}
+	band = append(band, boxAt(0, 0.5, 2000, 1))
+	g.Update(band)
+	n = len(band)
+	if dst := g.PairsRange(n-1, n, nil); len(dst) != 0 || cap(dst) > 4*scanBlock {
+		t.Errorf("long box: %d pairs in a dst of capacity %d; want none, in at most %d", len(dst), cap(dst), 4*scanBlock)
 	}
 }
 
