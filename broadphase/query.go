@@ -71,10 +71,10 @@ func (cs *cellSet) queryClass(c *class, a *components.AABB, A, minID, add int32,
 		s1 := s0 + uw
 		if minID > 0 {
 			if s1 <= uint64(m) {
-				dst = scanRow(st[s0:s1+1], es, a, A, minID, add, dst)
+				dst = scanTails(st[s0:s1+1], es, a, A, minID, add, dst)
 			} else {
-				dst = scanRow(st[s0:m+1], es, a, A, minID, add, dst)
-				dst = scanRow(st[:s1-uint64(m)+1], es, a, A, minID, add, dst)
+				dst = scanTails(st[s0:m+1], es, a, A, minID, add, dst)
+				dst = scanTails(st[:s1-uint64(m)+1], es, a, A, minID, add, dst)
 			}
 		} else if s1 <= uint64(m) {
 			dst = scan(es[st[s0]:st[s1]], a, A, minID, add, dst)
@@ -126,36 +126,22 @@ const scanBlock = 256
 // tail of each bucket: walking it from the end, the first id below minID
 // ends the bucket. In a pile the ids below minID are about half of what a
 // query's cells hold (58 % on a tumbler-like pile), and those are no
-// longer tested at all. It makes room once for all the members of its
-// buckets: BenchmarkGridFindPairs/10000 -2.7 % and BenchmarkQueryDensePile
-// -1.8 % against room bucket by bucket (benchstat, 6 alternating runs).
-// scanRow keeps that room small.
+// longer tested at all.
 func scanTails(bounds []int32, es []entry, a *components.AABB, A, minID, add int32, dst []Pair) []Pair {
 	ax0, ay0, ax1, ay1 := a.Min.X, a.Min.Y, a.Max.X, a.Max.Y
 	lo := bounds[0]
-	dst, buf, n := reserve(dst, int(bounds[len(bounds)-1]-lo))
 	for _, hi := range bounds[1:] {
+		var buf []Pair
+		var n int
+		dst, buf, n = reserve(dst, int(hi-lo))
 		for j := hi - 1; j >= lo && es[j].id >= minID; j-- {
 			e := &es[j]
 			buf[n] = Pair{A, e.id + add}
 			n += int(b2u(e.box.Min.X <= ax1) & b2u(ax0 <= e.box.Max.X) &
 				b2u(e.box.Min.Y <= ay1) & b2u(ay0 <= e.box.Max.Y))
 		}
+		dst = dst[:n]
 		lo = hi
-	}
-	return dst[:n]
-}
-
-// scanRow is scanTails over one row of a query's buckets, bucket by bucket
-// where the row holds more than scanBlock members: a row of crowded cells
-// whose members the query mostly skips (ids below minID) must not grow dst
-// to all of them (TestQueryReservesLittle).
-func scanRow(bounds []int32, es []entry, a *components.AABB, A, minID, add int32, dst []Pair) []Pair {
-	if bounds[len(bounds)-1]-bounds[0] <= scanBlock {
-		return scanTails(bounds, es, a, A, minID, add, dst)
-	}
-	for k := 0; k+1 < len(bounds); k++ {
-		dst = scanTails(bounds[k:k+2], es, a, A, minID, add, dst)
 	}
 	return dst
 }
