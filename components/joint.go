@@ -141,6 +141,22 @@ type JointImpulse struct {
 	Axial, Angular, Lower, Upper, Motor float64
 }
 
+// IsFinite reports whether every impulse of im is neither NaN nor infinite.
+func (im *JointImpulse) IsFinite() bool {
+	// x*0 is 0 for finite x and NaN otherwise.
+	return im.Linear.X*0+im.Linear.Y*0+im.Axial*0+im.Angular*0+im.Lower*0+im.Upper*0+im.Motor*0 == 0
+}
+
+// Check returns "Impulse" and why a joint cannot warm start from im, or ""
+// and "" if it can: im holds a NaN or an infinity, which a game wrote (the
+// physics never stores one).
+func (im *JointImpulse) Check() (field, reason string) {
+	if !im.IsFinite() {
+		return "Impulse", "is NaN or infinite: zero it to start the joint cold"
+	}
+	return "", ""
+}
+
 // Check returns the first field of s that a joint cannot work with and why,
 // or "" if there is none: an unknown kind, a value that is NaN or infinite,
 // a distance joint's Length <= 0, a zero LocalAxisA on a prismatic or wheel

@@ -44,10 +44,14 @@ func (e JointError) Error() string {
 
 // CheckJoint returns the first field of j that keeps it from being
 // simulated in w and why, or "" and "": its spec ([components.JointSpec.Check]),
+// an Impulse that is NaN or infinite,
 // A (unless it is the zero entity, the world) or B not a live body, A the
 // same as B, or two bodies neither of which is dynamic.
 func CheckJoint(w *arche.World, j *Joint) (field, reason string) {
 	if field, reason = j.JointSpec.Check(); field != "" {
+		return field, reason
+	}
+	if field, reason = j.Impulse.Check(); field != "" {
 		return field, reason
 	}
 	if j.A == j.B {

@@ -232,6 +232,10 @@ type Solver struct {
 	Joints   []Joint
 	Islands  Islands
 	Coloring Coloring
+	// Capped tells, after Solve, which islands (by Islands index) had their
+	// rows held within the speed caps, and so start their contacts and
+	// joints cold in the next step (see capped.go).
+	Capped []bool
 
 	p     stepParams
 	small []smallIsland // solved whole, biggest first
@@ -300,6 +304,7 @@ type Solver struct {
 	// being jointOrder[jointColorStart[k]:jointColorStart[k+1]] (joint.go,
 	// colorJoints).
 	largeJoints     bool
+	rowCapped       []bool  // by body row, with largeJoints: capped in this Solve (capped.go)
 	largePasses     uint8   // the most joint sweeps a large island needs (islandPasses)
 	islandPasses    []uint8 // by island: its joint sweeps
 	islandSoft      []bool  // by island: its rigid joints take the hub's softness
@@ -679,6 +684,7 @@ func (s *Solver) Solve(ex Executor, prm *Params) {
 	s.totals = s.totals[:len(s.Contacts)]
 	s.rest = resize(s.rest, len(s.Sims))
 	s.start = resize(s.start, len(s.Sims))
+	s.beginCapped()
 	t := &s.task
 	t.s = s
 	t.mode = modeSmall
@@ -710,6 +716,7 @@ func (s *Solver) Solve(ex Executor, prm *Params) {
 			panic("solver: a wide lane addresses a row outside Bodies: call SetContact for every link")
 		}
 		s.place.record(ex, time.Since(t0), len(s.largeLinks))
+		s.forgetLarge()
 	}
 	if s.wide {
 		s.setKinematic(0)
@@ -1100,6 +1107,7 @@ func (s *Solver) solveIsland(sm *smallIsland) {
 	if bound {
 		k0 = s.keepStart(bodies, frame)
 	}
+	capped := false
 	for sub := 0; sub < p.substeps; sub++ {
 		elapsed := float64(sub) * p.h
 		flip := sub&1 == 1
@@ -1118,8 +1126,8 @@ func (s *Solver) solveIsland(sm *smallIsland) {
 		for i := range cs {
 			solveContact(&cs[i], s.Bodies, p, elapsed, true, flip)
 		}
-		if len(joints) > 0 {
-			capRows(p, s.Bodies, s.Sims, bodies)
+		if len(joints) > 0 && capRows(p, s.Bodies, s.Sims, bodies) {
+			capped = true
 		}
 		integratePositions(p, s.Bodies, s.Sims, bodies, 0, len(bodies))
 		for range s.islandPasses[sm.island] {
@@ -1163,8 +1171,11 @@ func (s *Solver) solveIsland(sm *smallIsland) {
 	if rest {
 		s.limitRest(bodies, frame, k0, kb, w)
 	}
-	if len(joints) > 0 {
-		capRows(p, s.Bodies, s.Sims, bodies)
+	if len(joints) > 0 && capRows(p, s.Bodies, s.Sims, bodies) {
+		capped = true
+	}
+	if capped {
+		s.forgetSmall(sm, cs, joints)
 	}
 }
 

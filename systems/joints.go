@@ -136,6 +136,9 @@ func (p *Physics) gatherJoints(w *arche.World, wake []arche.Entity) []arche.Enti
 	for q.Next() {
 		j, je := q.Get(), q.Entity()
 		field, reason := j.JointSpec.Check()
+		if field == "" {
+			field, reason = j.Impulse.Check()
+		}
 		if field == "" && j.A == j.B {
 			field, reason = "B", "is the same body as A"
 		}

@@ -54,6 +54,8 @@ func TestNewJointRefusesBadJoints(t *testing.T) {
 		{"negative motor force", rev(func(j *ecs.Joint) { j.MaxMotorForce = -1 }), "MaxMotorForce"},
 		{"negative mouse force", rev(func(j *ecs.Joint) { j.Kind, j.MaxForce = components.JointMouse, -1 }), "MaxForce"},
 		{"mouse without a spring", rev(func(j *ecs.Joint) { j.Kind = components.JointMouse }), "Hertz"},
+		{"NaN impulse", rev(func(j *ecs.Joint) { j.Impulse.Motor = nan }), "Impulse"},
+		{"infinite impulse", rev(func(j *ecs.Joint) { j.Impulse.Linear.Y = math.Inf(-1) }), "Impulse"},
 		{"world as B", rev(func(j *ecs.Joint) { j.B = arche.Entity{} }), "B"},
 		{"one body", rev(func(j *ecs.Joint) { j.B = j.A }), "B"},
 		{"removed body", rev(func(j *ecs.Joint) { j.B = gone }), "B"},

@@ -1,6 +1,7 @@
 package systems
 
 import (
+	"math"
 	"sort"
 
 	arche "github.com/mlange-42/arche/ecs"
@@ -424,13 +425,19 @@ func (t *prepareTask) Run(lo, hi, _ int) {
 		// change of that sum, so that they ask the same of the new bodies.
 		// Warm-started as they were, a body whose mass was divided by 1 000
 		// on top of a stack was thrown off at 9 m/s, and one of 9 000 kg made
-		// 0.005 kg inside another left at 2 561 m/s. Unchanged masses give the
-		// same float32 and no scaling.
-		invMass := float32(c.InvMassA + c.InvMassB)
+		// 0.005 kg inside another left at 2 561 m/s.
+		// Unchanged masses give the same key and no scaling. A ratio beyond
+		// float64 (a sum that overflowed, or masses 1e300 apart) starts the
+		// contact cold, as does an impulse the scaling takes beyond float64:
+		// a cold start only converges more slowly.
+		invMass := massKey(c.InvMassA + c.InvMassB)
 		cur.entries[k].invMass = invMass
 		scale := 1.0
-		if old != nil && old.invMass != invMass && old.invMass > 0 && invMass > 0 {
-			scale = float64(old.invMass) / float64(invMass)
+		if old != nil && old.invMass != invMass {
+			scale = massOf(old.invMass) / massOf(invMass)
+			if !(scale > 0 && scale <= math.MaxFloat64) {
+				scale = 0
+			}
 		}
 		for j := 0; j < m.Count; j++ {
 			mp := &m.Points[j]
@@ -439,6 +446,9 @@ func (t *prepareTask) Run(lo, hi, _ int) {
 				for q := int32(0); q < old.count; q++ {
 					if old.ids[q] == mp.ID {
 						pn, pt = scale*old.normal[q], scale*old.tangent[q]
+						if pn*0+pt*0 != 0 {
+							pn, pt = 0, 0
+						}
 						break
 					}
 				}
