@@ -1,8 +1,6 @@
 package solver
 
-import "github.com/tumble2d/tumble/components"
-
-// Islands that left the speed caps.
+// Islands that ran away past the speed caps.
 //
 // The rows of an island with joints are held within the speed caps before
 // their positions move (capRows): a joint holding a light body to heavy ones
@@ -15,15 +13,29 @@ import "github.com/tumble2d/tumble/components"
 // 6e33 N s in the next step, in an island without joints, whose rows are
 // not capped, and were thrown 1e30 m in one step, with nothing reported.
 //
-// So an island whose rows had to be capped in a step forgets the impulses
-// of its contacts and joints at the end of it: the next step starts them
-// cold, which only converges more slowly. A sweep that stays within the
-// caps (a crane whose warm start gives its last link 1 000 m/s, taken back
-// by the joints above within the same sweep) keeps them. Capping changes
-// no result where nothing is capped, so no scene's checksum changed.
-//
-// Capped[k] tells, after Solve, whether island k was capped and forgot its
-// impulses.
+// So an island whose rows had to be cut from more than runaway times a cap
+// marks itself in Capped, and its contacts forget their impulses at the end
+// of the step: the next step starts them cold, which only converges more
+// slowly. Its joints keep theirs, which the game reads as the joints'
+// forces; the caller starts them cold in the next step (package systems,
+// storeJoints). A body merely held at a cap (a motor driving a flywheel
+// past the angular cap, a body at the speed cap) is not a runaway and keeps
+// its warm start.
+
+// runaway is the multiple of a speed cap above which a capped row marks its
+// island (capRows, capJointedRows). Two bodies within the caps that meet
+// with restitution up to 1 leave each other at most at three times a cap (a
+// light body struck head-on by a much heavier one: 2 v + v), so sound
+// contacts within a sweep stay below it; the runaways of the fuzzing above
+// were 1e16 to 1e40 m/s.
+const runaway = 4
+
+// runsAway reports whether a velocity (v, w) is past runaway times the caps
+// of p. NaN is not: a step beyond float64 is the caller's to handle
+// (package systems, forgetImpulses).
+func runsAway(p *stepParams, vv, w float64) bool {
+	return vv > runaway*runaway*p.maxSpeed*p.maxSpeed || w > runaway*p.maxAngularSpeed || w < -runaway*p.maxAngularSpeed
+}
 
 // beginCapped sizes and clears the capped flags for a Solve.
 func (s *Solver) beginCapped() {
@@ -35,24 +47,21 @@ func (s *Solver) beginCapped() {
 	}
 }
 
-// forgetSmall zeroes the impulses of small island sm's contacts cs and its
-// joints, and marks it capped.
-func (s *Solver) forgetSmall(sm *smallIsland, cs []Contact, joints []int32) {
+// forgetSmall marks small island sm capped and zeroes the impulses of its
+// contacts cs.
+func (s *Solver) forgetSmall(sm *smallIsland, cs []Contact) {
 	s.Capped[sm.island] = true
 	for i := range cs {
 		for j := range cs[i].Points {
 			cs[i].Points[j].NormalImpulse, cs[i].Points[j].TangentImpulse = 0, 0
 		}
 	}
-	for _, ji := range joints {
-		s.Joints[ji].Impulse = components.JointImpulse{}
-	}
 }
 
-// forgetLarge marks the large islands with a row capped in this Solve
-// (capJointedRows' rowCapped) and zeroes the impulses of their contacts, in
-// their lanes or rows, and of their joints. It runs on the caller after
-// the large islands' stages.
+// forgetLarge marks the large islands with a row that ran away in this
+// Solve (capJointedRows' rowCapped) and zeroes the impulses of their
+// contacts, in their lanes or rows. It runs on the caller after the large
+// islands' stages.
 func (s *Solver) forgetLarge() {
 	if !s.largeJoints {
 		return
@@ -72,9 +81,6 @@ func (s *Solver) forgetLarge() {
 		s.Capped[l.island] = true
 		for _, li := range is.Contacts(int(l.island)) {
 			s.forgetLink(int(li))
-		}
-		for _, ji := range is.Joints(int(l.island)) {
-			s.Joints[ji].Impulse = components.JointImpulse{}
 		}
 	}
 }
@@ -98,3 +104,7 @@ func (s *Solver) forgetLink(li int) {
 		c.Points[j].NormalImpulse, c.Points[j].TangentImpulse = 0, 0
 	}
 }
+
+// JointIsland returns the island of joint j: that of its dynamic side, or
+// -1 when it has none with a row.
+func (s *Solver) JointIsland(j *Joint) int32 { return s.Islands.jointIsland(j) }

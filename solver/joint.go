@@ -171,18 +171,17 @@ func (s *Solver) put(i int32, k Kind, b *jointBody) {
 // joint's write, a crane of 0.04 kg links dropped a 450 kg crate: the warm
 // start gives the last link the crate's weight for a substep, 1 000 m/s,
 // which the joints above take back within the same sweep.
-// It reports whether it changed a velocity (see capped.go).
+// It reports whether a row had run away past the caps (see capped.go).
 func capRows(p *stepParams, bodies []BodyState, sims []BodySim, rows []int32) bool {
-	capped := false
+	away := false
 	for _, i := range rows {
 		if sims[i].Kind == KindDynamic {
 			st := &bodies[i]
-			v, w := capSpeeds(st.V, st.W, p.maxSpeed, p.maxAngularSpeed)
-			capped = capped || v != st.V || w != st.W
-			st.V, st.W = v, w
+			away = away || runsAway(p, st.V.LenSq(), st.W)
+			st.V, st.W = capSpeeds(st.V, st.W, p.maxSpeed, p.maxAngularSpeed)
 		}
 	}
-	return capped
+	return away
 }
 
 // relAngle returns the angle of B relative to A, less the reference angle:
@@ -812,18 +811,17 @@ func (s *Solver) countJoints() {
 
 // capJointedRows is capRows over those of rows (of the large islands) whose
 // island has joints: a joint elsewhere must not cap the speeds contacts
-// give an island of its own. It flags the rows it caps in rowCapped (see
-// capped.go); the workers cap disjoint rows.
+// give an island of its own. It flags the rows that had run away past the
+// caps in rowCapped (see capped.go); the workers cap disjoint rows.
 func (s *Solver) capJointedRows(p *stepParams, rows []int32) {
 	is := &s.Islands
 	for _, i := range rows {
 		if k := is.Of[i]; s.Sims[i].Kind == KindDynamic && is.JointStart[k+1] > is.JointStart[k] {
 			st := &s.Bodies[i]
-			v, w := capSpeeds(st.V, st.W, p.maxSpeed, p.maxAngularSpeed)
-			if v != st.V || w != st.W {
+			if runsAway(p, st.V.LenSq(), st.W) {
 				s.rowCapped[i] = true
 			}
-			st.V, st.W = v, w
+			st.V, st.W = capSpeeds(st.V, st.W, p.maxSpeed, p.maxAngularSpeed)
 		}
 	}
 }

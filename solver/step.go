@@ -232,9 +232,10 @@ type Solver struct {
 	Joints   []Joint
 	Islands  Islands
 	Coloring Coloring
-	// Capped tells, after Solve, which islands (by Islands index) had their
-	// rows held within the speed caps, and so start their contacts and
-	// joints cold in the next step (see capped.go).
+	// Capped tells, after Solve, which islands (by Islands index) had rows
+	// that ran away past the speed caps: their contacts' impulses are
+	// zeroed, and their joints are to start cold in the next step (see
+	// capped.go).
 	Capped []bool
 
 	p     stepParams
@@ -1175,7 +1176,7 @@ func (s *Solver) solveIsland(sm *smallIsland) {
 		capped = true
 	}
 	if capped {
-		s.forgetSmall(sm, cs, joints)
+		s.forgetSmall(sm, cs)
 	}
 }
 

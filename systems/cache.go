@@ -24,7 +24,8 @@ type cachedContact struct {
 
 // massKey returns the upper 32 bits of x's float64 encoding: its sign, its
 // whole 11-bit exponent and the top 20 bits of its mantissa. It keeps the
-// sum of two inverse masses to a relative 1e-6 over the whole float64 range.
+// sum of two inverse masses to a relative 1e-6 down to 2.2e-308 (masses up
+// to 4.5e307 kg), and to fewer bits below, where float64 has fewer too.
 // A float32 held it to 6e-8, but only between 1e-38 and 3e38: a body given
 // 1e50 kg (accepted, it is finite) had a sum of 0 as a float32, its contacts
 // were not rescaled when the game gave it back 1 kg, and the box resting on

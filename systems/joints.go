@@ -41,6 +41,10 @@ type jointSeen struct {
 	xa, xb components.Transform
 	spec   components.JointSpec
 	pass   uint32 // the gather that saw it last
+	// cold is set when its island ran away past the speed caps in the last
+	// step it was solved in (solver.Solver.Capped): its next step starts
+	// from no impulse, though Joint.Impulse shows the last one.
+	cold bool
 }
 
 // rowRef is the moving row of one entity ID: valid when gen matches.
@@ -175,8 +179,12 @@ func (p *Physics) gatherJoints(w *arche.World, wake []arche.Entity) []arche.Enti
 		case a.kind != solver.KindDynamic && b.kind != solver.KindDynamic:
 			continue // nothing here moves under the joint this tick
 		}
+		imp := j.Impulse
+		if r := &js.seen[je.ID()]; r.cold {
+			imp, r.cold = components.JointImpulse{}, false
+		}
 		p.s.Joints = append(p.s.Joints, solver.Joint{JointSpec: j.JointSpec,
-			A: a.row, B: b.row, KindA: a.kind, KindB: b.kind, XA: a.x, XB: b.x, Impulse: j.Impulse})
+			A: a.row, B: b.row, KindA: a.kind, KindB: b.kind, XA: a.x, XB: b.x, Impulse: imp})
 		js.ents = append(js.ents, je)
 	}
 	// The joints valid last time and not now were removed or broken.
@@ -215,7 +223,7 @@ func (js *joints) changed(je arche.Entity, j *ecs.Joint, a, b *jointSide) bool {
 	}
 	xa, xb := a.host(), b.host()
 	diff := was && (r.a != j.A || r.b != j.B || r.spec != j.JointSpec || r.xa != xa || r.xb != xb)
-	*r = jointSeen{e: je, a: j.A, b: j.B, xa: xa, xb: xb, spec: j.JointSpec, pass: js.pass}
+	*r = jointSeen{e: je, a: j.A, b: j.B, xa: xa, xb: xb, spec: j.JointSpec, pass: js.pass, cold: was && r.cold}
 	return diff
 }
 
@@ -239,7 +247,10 @@ func appendSleeper(wake []arche.Entity, e arche.Entity, s *jointSide) []arche.En
 }
 
 // storeJoints writes the step's joint impulses back to their components,
-// and lists the joints whose force or torque exceeded its threshold.
+// marks the joints of islands that ran away past the speed caps to start
+// cold (see solver/capped.go: the impulses stay in the component, where
+// the game reads them as forces and thresholds), and lists the joints whose
+// force or torque exceeded its threshold.
 func (p *Physics) storeJoints() {
 	js := &p.joints
 	js.exceeded = js.exceeded[:0]
@@ -247,6 +258,9 @@ func (p *Physics) storeJoints() {
 	for k, e := range js.ents {
 		j := &p.s.Joints[k]
 		p.joints.comps.Get(e).Impulse = j.Impulse
+		if i := p.s.JointIsland(j); i >= 0 && p.s.Capped[i] {
+			js.seen[e.ID()].cold = true
+		}
 		if j.ForceThreshold == 0 && j.TorqueThreshold == 0 {
 			continue
 		}

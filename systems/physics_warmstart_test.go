@@ -165,3 +165,36 @@ func TestJointedOverflowMended(t *testing.T) {
 		t.Errorf("the mended joint's anchors are %.3g m apart", g)
 	}
 }
+
+// TestJointAtTheCapKeepsItsForce: a flywheel on a pivot whose motor drives
+// it at 400 rad/s, past the angular speed cap (an eighth of a turn a
+// substep, 188 rad/s), is held at the cap every step. That is not a
+// runaway: the joint keeps its impulses, which Joint.Impulse shows and its
+// torque threshold reads, every step. When every capped island forgot its
+// joints' impulses, Impulse showed zeros in 109 of 120 steps and the
+// threshold fired in 11 (a review's probe).
+func TestJointAtTheCapKeepsItsForce(t *testing.T) {
+	s := newSim(t, func(c *systems.Config) { c.Sleep = false })
+	pivot := s.add(staticBox(0, 5, 0.1, 0.1, 0))
+	wheel := s.add(dynCircle(0, 5, 0.5))
+	j, err := ecs.RevoluteJoint(s.w, pivot, wheel, components.V(0, 5))
+	j.EnableMotor, j.MotorSpeed, j.MaxMotorTorque, j.TorqueThreshold = true, 400, 40, 1
+	je := s.joint(j, err)
+	events := generic.NewResource[ecs.JointEvents](s.w)
+	s.run(30)
+	if w := s.v(wheel).Ang; w < 180 {
+		t.Fatalf("the wheel turns at %.1f rad/s: not held at the cap", w)
+	}
+	h := s.cfg.Dt / float64(s.cfg.SubSteps)
+	weight := s.mass.Get(wheel).Mass * 10 * h
+	for i := range 120 {
+		s.run(1)
+		jc, _ := ecs.JointOf(s.w, je)
+		if m := jc.Impulse.Motor; math.Abs(m-40*h) > 1e-9 || math.Abs(jc.Impulse.Linear.Y-weight) > 1e-3*weight {
+			t.Fatalf("step %d: the joint shows %+v, want the motor's 40 N m and the wheel's weight over the substep", i, jc.Impulse)
+		}
+		if ev := events.Get().Exceeded; len(ev) != 1 || ev[0].Joint != je {
+			t.Fatalf("step %d: threshold events %v, want the joint's", i, ev)
+		}
+	}
+}

@@ -299,7 +299,10 @@ func (p *Physics) updateSleep() {
 		}
 		speed := p.restSpeed(i)
 		switch {
-		case speed > p.cfg.SleepThreshold:
+		case !(speed <= p.cfg.SleepThreshold):
+			// NaN too: a row whose step went beyond float64 is kept as it
+			// was by the scatter, and must not fall asleep with this
+			// step's impulses (forgetImpulses runs after the sleep).
 			r.rest = 0
 		case r.rest == 0:
 			r.rest, r.base = dt, float32(speed)
