@@ -29,7 +29,7 @@
 //	-workers LIST   comma-separated worker counts, one run each (default GOMAXPROCS)
 //	-repeat N       runs per scene and worker count; the median run is reported
 //	-interleave N   run a scene's worker counts side by side, N ticks a turn
-//	-scale F        body-count factor of circle_rain, mixed_pile and cool_demo
+//	-scale F        body-count factor of circle_rain, mixed_pile and cool_demo (at most 1000)
 //	-json           one JSON object per reported run, one per line, on stdout
 //	-csv FILE       one CSV row per reported run
 //	-cpuprofile F   CPU profile of the whole command
@@ -60,7 +60,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"net"
 	"net/http"
 	_ "net/http/pprof" // the -pprof server
@@ -158,6 +157,11 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 			o.scenes = append(o.scenes, s)
 		}
 	}
+	workersSet := false
+	fs.Visit(func(f *flag.Flag) { workersSet = workersSet || f.Name == "workers" })
+	if *workersFlag == "" && workersSet {
+		return nil, usagef("-workers: empty (want a list such as 1,2,4, or leave it out for GOMAXPROCS)")
+	}
 	if *workersFlag == "" {
 		o.workers = []int{runtime.GOMAXPROCS(0)}
 	} else {
@@ -178,8 +182,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		return nil, usagef("-repeat %d: must be >= 1", o.repeat)
 	case o.interleave < 0:
 		return nil, usagef("-interleave %d: must be >= 0 (0 runs the worker counts one after the other)", o.interleave)
-	case !(o.scale > 0) || math.IsInf(o.scale, 0):
-		return nil, usagef("-scale %v: must be > 0 and finite", o.scale)
+	case !(o.scale > 0) || o.scale > bench.MaxScale:
+		return nil, usagef("-scale %v: must be > 0 and at most %d (10 million bodies in the rain and pile scenes)", o.scale, bench.MaxScale)
 	case o.memProfileRate < 0:
 		return nil, usagef("-memprofilerate %d: must be >= 0", o.memProfileRate)
 	}
@@ -258,6 +262,16 @@ func execute(o *options, stdout, stderr io.Writer) (err error) {
 		}
 		defer finishInto(&err, done)
 	}
+	// The allocation profile is written at the end, but its file is made
+	// now: a path that cannot be written fails before the runs, as the
+	// other outputs do.
+	var memFile *os.File
+	if o.memProfile != "" {
+		if memFile, err = os.Create(o.memProfile); err != nil {
+			return err
+		}
+		defer memFile.Close() // after writeMemProfile's close: a no-op
+	}
 	var cw *csv.Writer
 	if o.csv != "" {
 		startCSV := func(w io.Writer) error {
@@ -325,8 +339,8 @@ func execute(o *options, stdout, stderr io.Writer) (err error) {
 	if !o.json && len(reports) > 1 {
 		printSummary(stdout, reports)
 	}
-	if o.memProfile != "" {
-		if err := writeMemProfile(o.memProfile); err != nil {
+	if memFile != nil {
+		if err := writeMemProfile(memFile); err != nil {
 			return err
 		}
 	}
@@ -535,14 +549,14 @@ func pprofAddress(addr string) (string, error) {
 	return net.JoinHostPort(host, port), nil
 }
 
-func writeMemProfile(path string) error {
+// writeMemProfile writes the allocation profile to f and closes it.
+func writeMemProfile(f *os.File) error {
 	runtime.GC()
-	write := func(w io.Writer) error { return pprof.Lookup("allocs").WriteTo(w, 0) }
-	done, err := startFile(path, write, func() {})
-	if err != nil {
+	if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+		_ = f.Close()
 		return err
 	}
-	return done()
+	return f.Close()
 }
 
 // startFile creates path and starts writing to it with start. The returned

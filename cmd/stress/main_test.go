@@ -24,6 +24,9 @@ func TestBadFlagsExitTwo(t *testing.T) {
 		{"-repeat", "0"},
 		{"-scale", "0"},
 		{"-scale", "NaN"},
+		{"-scale", "1e9"},  // 1e13 bodies: ran out of memory
+		{"-scale", "1e20"}, // overflowed the body count: "gives no bodies"
+		{"-workers", ""},   // set, but empty: took GOMAXPROCS
 		{"-pprof", "nonsense"},
 		{"-memprofilerate", "-1"},
 		{"-interleave", "-1"},
@@ -41,6 +44,16 @@ func TestBadFlagsExitTwo(t *testing.T) {
 	var out, errOut bytes.Buffer
 	if code := run([]string{"-h"}, &out, &errOut); code != 0 || !strings.Contains(errOut.String(), "-scene") {
 		t.Errorf("-h: exit %d, stderr %q", code, errOut.String())
+	}
+	// An allocation profile that cannot be written fails before the runs,
+	// as the other outputs do: with the runs first, the steps asked for here
+	// would take minutes.
+	out.Reset()
+	errOut.Reset()
+	bad := filepath.Join(t.TempDir(), "no", "such", "dir", "mem.prof")
+	if code := run([]string{"-scene", "many_pyramids", "-steps", "100000", "-workers", "1", "-memprofile", bad}, &out, &errOut); code != 1 ||
+		!strings.Contains(errOut.String(), "mem.prof") || out.Len() != 0 {
+		t.Errorf("-memprofile %s: exit %d, stdout %q, stderr %q", bad, code, out.String(), errOut.String())
 	}
 }
 
