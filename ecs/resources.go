@@ -116,6 +116,11 @@ type Report struct {
 	// Joints lists the joints left out: a bad spec, or a body removed or
 	// left out itself (see [CheckJoint]).
 	Joints []JointError
+	// Gravity says why the tick did not use the [Gravity] resource: a NaN
+	// or infinite value written into it directly ([SetGravity] refuses
+	// one). The tick then kept the last gravity it could use. Empty when
+	// it used the resource.
+	Gravity string
 }
 
 // SetGravity sets the world gravity used from the next tick on. It returns an

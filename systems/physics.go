@@ -2,6 +2,7 @@ package systems
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	arche "github.com/mlange-42/arche/ecs"
@@ -284,7 +285,15 @@ func (p *Physics) Update(w *arche.World) {
 	p.query.built = false
 	p.pool.setStage(ecs.StageGather)
 	p.pool.spent = [ecs.NumStages]ecs.StageWork{}
-	p.params.Gravity = p.gravity.Get().V
+	// A gravity written into the resource directly is not checked by
+	// SetGravity: a NaN one made every dynamic body's step NaN, and each
+	// was reported as a body whose values were beyond float64.
+	gravityNote := ""
+	if g := p.gravity.Get().V; g.IsFinite() {
+		p.params.Gravity = g
+	} else {
+		gravityNote = fmt.Sprintf("%v is NaN or infinite (set it with ecs.SetGravity); the tick kept %v", g, p.params.Gravity)
+	}
 	p.errs = p.errs[:0]
 	p.applyWakes(w)
 	for pass := 1; ; pass++ {
@@ -344,6 +353,7 @@ func (p *Physics) Update(w *arche.World) {
 	rep := p.report.Get()
 	rep.Errors = append(rep.Errors[:0], p.errs...)
 	rep.Joints = append(rep.Joints[:0], p.joints.errs...)
+	rep.Gravity = gravityNote
 	p.publishEvents()
 	je := p.jointEvents.Get()
 	je.Exceeded = append(je.Exceeded[:0], p.joints.exceeded...)

@@ -3,6 +3,7 @@ package systems_test
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	arche "github.com/mlange-42/arche/ecs"
@@ -173,4 +174,33 @@ func TestPhysicsOverflowKeepsLastState(t *testing.T) {
 		t.Fatalf("report %v, want the body's Transform", errs)
 	}
 	t.Log(errs[0])
+}
+
+// TestPhysicsGravityResourceNaN: a game that writes NaN into the Gravity
+// resource directly (ecs.SetGravity refuses it) gets it named in
+// Report.Gravity, and the tick keeps the last gravity it could use: a ball
+// falls on as before and no body is reported. Before, every dynamic body's
+// step went NaN and each was reported as a body beyond float64.
+func TestPhysicsGravityResourceNaN(t *testing.T) {
+	s := newSim(t, nil)
+	ball := s.add(dynCircle(0, 10, 0.5))
+	s.run(5)
+	v0 := s.v(ball).Lin.Y
+	res := generic.NewResource[ecs.Gravity](s.w)
+	res.Get().V = components.V(math.NaN(), -10)
+	s.run(1)
+	rep := generic.NewResource[ecs.Report](s.w)
+	if r := rep.Get(); !strings.Contains(r.Gravity, "NaN") || len(r.Errors) != 0 {
+		t.Fatalf("report %+v, want the gravity named and no body", *r)
+	}
+	if v, want := s.v(ball).Lin.Y, v0-10*s.cfg.Dt; math.Abs(v-want) > 1e-9 {
+		t.Errorf("the ball's speed went from %v to %v, want %v under the last gravity", v0, v, want)
+	}
+	if err := ecs.SetGravity(s.w, components.V(0, -5)); err != nil {
+		t.Fatal(err)
+	}
+	s.run(1)
+	if r := rep.Get(); r.Gravity != "" {
+		t.Errorf("a mended gravity is still reported: %q", r.Gravity)
+	}
 }
