@@ -29,6 +29,19 @@ func (s *sim) jointReport() []ecs.JointError {
 	return r.Get().Joints
 }
 
+// pendulum makes a world without sleep holding a 0.1 m ball hung 1 m to
+// the right of a pivot at (0, 5) on a revolute joint, runs it 10 ticks,
+// and returns it, the ball and the joint.
+func pendulum(t *testing.T) (s *sim, bob, je arche.Entity) {
+	t.Helper()
+	s = newSim(t, func(c *systems.Config) { c.Sleep = false })
+	pivot := s.add(staticBox(0, 5, 0.1, 0.1, 0))
+	bob = s.add(dynCircle(1, 5, 0.1))
+	je = s.joint(ecs.RevoluteJoint(s.w, pivot, bob, components.V(0, 5)))
+	s.run(10)
+	return s, bob, je
+}
+
 // anchorGap returns the distance between the two anchors of joint je.
 func (s *sim) anchorGap(je arche.Entity) float64 {
 	j, err := ecs.JointOf(s.w, je)

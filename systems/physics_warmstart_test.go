@@ -51,6 +51,22 @@ func TestPhysicsSetMassBeyondFloat32(t *testing.T) {
 	}
 }
 
+// spoiled runs 10 ticks of a world a test has just given a value beyond
+// float64's reach, calling check after each, and fails the test if no tick
+// reported a body: the test would no longer test the recovery.
+func spoiled(t *testing.T, s *sim, check func()) {
+	t.Helper()
+	reported := false
+	for range 10 {
+		s.run(1)
+		reported = reported || len(s.report()) > 0
+		check()
+	}
+	if !reported {
+		t.Fatal("no step went beyond float64: the test no longer tests the recovery")
+	}
+}
+
 // TestPhysicsUnsoundStepForgotten: the top one of two boxes resting on the
 // ground is made 1e200 m wide (finite, so accepted). Its contacts then go
 // beyond float64 and its steps are kept back and reported, as they should
@@ -68,17 +84,11 @@ func TestPhysicsUnsoundStepForgotten(t *testing.T) {
 	shapes := generic.NewMap[components.Shape](s.w)
 	sh, xLow, xTop := *shapes.Get(top), s.transform(low), s.transform(top)
 	*shapes.Get(top) = components.Box(1e200, 1e200)
-	reported := false
-	for range 10 {
-		s.run(1)
-		reported = reported || len(s.report()) > 0
+	spoiled(t, s, func() {
 		if !s.finiteBody(low) || !s.finiteBody(top) {
 			t.Fatal("a body was written NaN or infinite")
 		}
-	}
-	if !reported {
-		t.Fatal("no step went beyond float64: the test no longer tests the recovery")
-	}
+	})
 	*shapes.Get(top) = sh
 	*s.xf.Get(low), *s.xf.Get(top) = xLow, xTop
 	*s.vel.Get(low), *s.vel.Get(top) = components.Velocity{}, components.Velocity{}
@@ -97,11 +107,7 @@ func TestPhysicsUnsoundStepForgotten(t *testing.T) {
 // nothing named the joint: its bob was reported as a body whose step went
 // beyond float64, and stayed frozen.
 func TestJointImpulseWrittenNaN(t *testing.T) {
-	s := newSim(t, func(c *systems.Config) { c.Sleep = false })
-	pivot := s.add(staticBox(0, 5, 0.1, 0.1, 0))
-	bob := s.add(dynCircle(1, 5, 0.1))
-	je := s.joint(ecs.RevoluteJoint(s.w, pivot, bob, components.V(0, 5)))
-	s.run(10)
+	s, bob, je := pendulum(t)
 	j, _ := ecs.JointOf(s.w, je)
 	j.Impulse.Angular = math.NaN()
 	if f, _ := ecs.CheckJoint(s.w, j); f != "Impulse" {
@@ -144,17 +150,11 @@ func TestJointedOverflowMended(t *testing.T) {
 	shapes := generic.NewMap[components.Shape](s.w)
 	sh, xf, xTop := *shapes.Get(bob), s.transform(bob), s.transform(top)
 	*shapes.Get(bob) = components.Circle(1e300)
-	reported := false
-	for range 10 {
-		s.run(1)
-		reported = reported || len(s.report()) > 0
+	spoiled(t, s, func() {
 		if j, _ := ecs.JointOf(s.w, je); !j.Impulse.IsFinite() {
 			t.Fatalf("the joint was given the impulse %+v", j.Impulse)
 		}
-	}
-	if !reported {
-		t.Fatal("no step went beyond float64: the test no longer tests the recovery")
-	}
+	})
 	*shapes.Get(bob), *s.xf.Get(bob), *s.vel.Get(bob) = sh, xf, components.Velocity{}
 	*s.xf.Get(top), *s.vel.Get(top) = xTop, components.Velocity{}
 	s.run(60)

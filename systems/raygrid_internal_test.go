@@ -14,14 +14,7 @@ import (
 func rayWorld(t *testing.T) (*Physics, *arche.World) {
 	cfg := DefaultConfig()
 	cfg.Gravity = components.Vec2{}
-	p, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := arche.NewWorld()
-	p.Initialize(&w)
-	t.Cleanup(func() { p.Finalize(&w) })
-	return p, &w
+	return internalWorld(t, cfg)
 }
 
 func addStatic(t *testing.T, w *arche.World, s components.Shape, x, y float64) arche.Entity {

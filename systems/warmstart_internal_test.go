@@ -19,17 +19,11 @@ func restingPair(t *testing.T) (*Physics, *arche.World, arche.Entity) {
 	t.Helper()
 	cfg := DefaultConfig()
 	cfg.Workers, cfg.Sleep = 1, false
-	p, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := arche.NewWorld()
-	p.Initialize(&w)
-	t.Cleanup(func() { p.Finalize(&w) })
+	p, w := internalWorld(t, cfg)
 	add := func(typ components.BodyType, x, y, hx, hy float64) arche.Entity {
 		d := ecs.DefaultBodyDef()
 		d.Type, d.Position, d.Shape = typ, components.V(x, y), components.Box(hx, hy)
-		e, err := ecs.NewBody(&w, d)
+		e, err := ecs.NewBody(w, d)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -39,9 +33,9 @@ func restingPair(t *testing.T) (*Physics, *arche.World, arche.Entity) {
 	add(components.Dynamic, 0, 0.5, 0.5, 0.5)
 	top := add(components.Dynamic, 0, 1.4, 0.4, 0.4)
 	for range 30 {
-		p.Update(&w)
+		p.Update(w)
 	}
-	return p, &w, top
+	return p, w, top
 }
 
 // TestUnsoundStepForgetsImpulses: the contacts of a step that went beyond
@@ -86,15 +80,9 @@ func jointNetwork(t *testing.T, seed uint64, large bool, workers int) (*Physics,
 	if large {
 		cfg.LargeIslandContacts = 1
 	}
-	p, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := arche.NewWorld()
-	p.Initialize(&w)
-	t.Cleanup(func() { p.Finalize(&w) })
+	p, w := internalWorld(t, cfg)
 	body := func(d ecs.BodyDef) arche.Entity {
-		e, err := ecs.NewBody(&w, d)
+		e, err := ecs.NewBody(w, d)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -118,7 +106,7 @@ func jointNetwork(t *testing.T, seed uint64, large bool, workers int) (*Physics,
 		d.Density = math.Pow(10, 3*(rng.Float64()-0.5))
 		bs = append(bs, body(d))
 	}
-	xf := generic.NewMap[components.Transform](&w)
+	xf := generic.NewMap[components.Transform](w)
 	for i := range 60 {
 		a, b := bs[rng.IntN(60)], bs[rng.IntN(60)]
 		if a == b {
@@ -126,22 +114,23 @@ func jointNetwork(t *testing.T, seed uint64, large bool, workers int) (*Physics,
 		}
 		mid := xf.Get(a).P.Add(xf.Get(b).P).Scale(0.5)
 		var j ecs.Joint
+		var err error
 		switch i % 3 {
 		case 0:
-			j, err = ecs.RevoluteJoint(&w, a, b, mid)
+			j, err = ecs.RevoluteJoint(w, a, b, mid)
 		case 1:
-			j, err = ecs.DistanceJoint(&w, a, b, xf.Get(a).P, xf.Get(b).P)
+			j, err = ecs.DistanceJoint(w, a, b, xf.Get(a).P, xf.Get(b).P)
 		case 2:
-			j, err = ecs.WeldJoint(&w, a, b, mid)
+			j, err = ecs.WeldJoint(w, a, b, mid)
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := ecs.NewJoint(&w, j); err != nil {
+		if _, err := ecs.NewJoint(w, j); err != nil {
 			t.Fatal(err)
 		}
 	}
-	return p, &w
+	return p, w
 }
 
 // TestCappedIslandsForgetImpulses: an island whose rows ran away past the
