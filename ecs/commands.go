@@ -105,7 +105,10 @@ func MissingBodyComponent(w *arche.World, e arche.Entity) string {
 }
 
 // ApplyForce adds force f (N), applied at the world point p, to the force and
-// torque accumulators of dynamic body e for the next tick, and wakes it.
+// torque accumulators of dynamic body e for the next tick, and wakes it. On
+// a static or kinematic body it, like the other Apply commands, does nothing
+// and returns nil, as in Box2D and Rapier: only dynamic bodies answer to
+// forces and impulses.
 func ApplyForce(w *arche.World, e arche.Entity, f, p components.Vec2) error {
 	if err := errors.Join(checkVec("force", f), checkVec("point", p)); err != nil {
 		return err

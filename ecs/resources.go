@@ -53,7 +53,7 @@ type Profile struct {
 	Bodies   int           // awake dynamic and moving kinematic bodies simulated
 	Frozen   int           // static, resting kinematic and sleeping bodies
 	Pairs    int           // broad-phase candidate pairs
-	Contacts int           // touching manifolds (at least one point)
+	Contacts int           // touching manifolds (at least one point) solved this tick: a sleeping island's are not counted
 	Points   int           // contact points
 	Islands  int           // islands of awake dynamic bodies
 	Colored  int           // contact constraints solved by graph colour (large islands)

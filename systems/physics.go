@@ -149,7 +149,8 @@ func (p *Physics) setup(cfg Config) {
 func (p *Physics) Config() Config { return p.cfg }
 
 // Initialize registers the physics components, filters and resources on w
-// (Gravity from the config, Profile, Report) and starts the workers. A world
+// (Gravity from the config, Profile, Report, ContactEvents, SensorEvents and
+// JointEvents) and starts the workers. A world
 // has one Physics. Called again, it finalizes the first call before it
 // starts anew: after arche's World.Reset (which removes the resources), a
 // level restart is Initialize and then the new level's bodies.
@@ -261,7 +262,9 @@ const maxWakePasses = 3
 // Update advances the world by one fixed step of Config.Dt: gather, broad
 // phase, narrow phase, islands, solve, sleep, scatter, events (see the
 // package documentation). The per-stage times go into the ecs.Profile
-// resource and the bodies left out into the ecs.Report resource.
+// resource and the bodies left out into the ecs.Report resource. It panics
+// before Initialize, after Finalize, and on a world other than the one it
+// was initialised with: mistakes of the game's setup, not of its data.
 func (p *Physics) Update(w *arche.World) {
 	if p.world == nil {
 		panic("tumble: Physics.Update before Physics.Initialize, or after Physics.Finalize")

@@ -184,7 +184,8 @@ func widen(b components.AABB) components.AABB {
 // through, and so is any body the segment starts inside (as in Box2D v3: a
 // ray cast from within a body leaves it). Of two bodies met at the same
 // fraction, the one first in the step's rows is returned, the same one for
-// any worker count. It reports false for no hit, a non-finite origin or
+// any worker count. Sensors are hit too: an accept that looks up the
+// body's components.Material can pass them through. It reports false for no hit, a non-finite origin or
 // translation, or a system set not initialised (or finalised). Call it
 // between Updates, on the goroutine that calls them; accept may itself
 // query.
@@ -204,7 +205,8 @@ func (p *Physics) CastRay(origin, translation components.Vec2, accept func(arche
 
 // OverlapAABB appends to dst the bodies whose shapes overlap box (touching
 // counts), as the last Update left them (see CastRay), and returns it.
-// Bodies for which accept, if not nil, returns false are left out. The
+// Bodies for which accept, if not nil, returns false are left out; sensors
+// are not, unless accept leaves them out. The
 // order is that of the step's rows, the same for any worker count. An
 // inverted or non-finite box overlaps nothing, and so does any box of a
 // system set not initialised (or finalised).
