@@ -335,7 +335,9 @@ func (sc *schema) missing(w *arche.World, e arche.Entity) string {
 
 // TakePendingWakes appends to dst the bodies that commands woke while an
 // arche query held the world locked, forgets them, and returns dst. The
-// physics system calls it at the start of each Update and wakes them.
+// physics system calls it at the start of each Update and wakes them. It is
+// exported for package systems only: a game that calls it throws those
+// wakes away, and the bodies stay asleep.
 func TakePendingWakes(w *arche.World, dst []arche.Entity) []arche.Entity {
 	sc := schemaOf(w)
 	dst = append(dst, sc.pending...)
