@@ -390,6 +390,20 @@ func (p *Physics) narrowPhase() {
 	p.touching, p.s.Links = p.touching[:m], p.s.Links[:m]
 }
 
+// cacheResetTask turns the contact caches over, so that cache[1-cur] holds
+// the last tick's, and empties cache[cur] for this tick's links: sized here,
+// not in storeContacts, as the preparation writes each entry's inverse mass.
+// It is the islands stage's Beside job (solver.Solver.Beside): the 128 KB of
+// tumbler's slots are cleared by the worker that would wait for the islands,
+// not by the caller alone in the preparation. No result depends on where.
+type cacheResetTask struct{ ph *Physics }
+
+func (t *cacheResetTask) Run(_, _, _ int) {
+	p := t.ph
+	p.cur = 1 - p.cur
+	p.cache[p.cur].reset(len(p.touching))
+}
+
 type prepareTask struct{ ph *Physics }
 
 // Run prepares the contact constraints of links [lo, hi), each into its
@@ -500,10 +514,8 @@ func (p *Physics) freeAccel(i int32, k solver.Kind) components.Vec2 {
 // large_pyramid ran 2-4 % faster on 2 workers this way, tumbler and
 // circle_rain 1-2 %; at 200 ns the two were equal.
 func (p *Physics) prepareContacts() {
-	p.cur = 1 - p.cur // cache[1-cur] now holds the previous tick
-	// Sized here, not in storeContacts: the preparation writes each
-	// entry's inverse mass.
-	p.cache[p.cur].reset(len(p.touching))
+	// The cache of this tick was emptied by cacheResetTask, in the islands
+	// stage.
 	woken := p.sleep.woken
 	if len(woken) > 0 {
 		wc := &p.wokenCache

@@ -83,6 +83,7 @@ type Physics struct {
 
 	narrowTask  narrowTask
 	prepareTask prepareTask
+	resetTask   cacheResetTask
 	// unsound lists the rows whose step went beyond float64 this tick, in
 	// row order (scatter, forgetImpulses).
 	unsound   []int32
@@ -142,6 +143,8 @@ func (p *Physics) setup(cfg Config) {
 	p.broadTask.ph = p
 	p.narrowTask.ph = p
 	p.prepareTask.ph = p
+	p.resetTask.ph = p
+	p.s.Beside = &p.resetTask
 	p.storeTask.ph = p
 }
 
