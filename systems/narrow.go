@@ -1,7 +1,6 @@
 package systems
 
 import (
-	"math"
 	"sort"
 
 	arche "github.com/mlange-42/arche/ecs"
@@ -448,18 +447,15 @@ func (t *prepareTask) Run(lo, hi, _ int) {
 		// Warm-started as they were, a body whose mass was divided by 1 000
 		// on top of a stack was thrown off at 9 m/s, and one of 9 000 kg made
 		// 0.005 kg inside another left at 2 561 m/s.
-		// Unchanged masses give the same key and no scaling. A ratio beyond
-		// float64 (a sum that overflowed, or masses 1e300 apart) starts the
-		// contact cold, as does an impulse the scaling takes beyond float64:
-		// a cold start only converges more slowly.
+		// Unchanged masses give the same key and no scaling. An impulse
+		// that is not finite after the scaling (a ratio beyond float64, from
+		// a sum that overflowed or masses 1e300 apart, or a NaN in the cache)
+		// starts its point cold: a cold start only converges more slowly.
 		invMass := massKey(c.InvMassA + c.InvMassB)
 		cur.entries[k].invMass = invMass
 		scale := 1.0
 		if old != nil && old.invMass != invMass {
 			scale = massOf(old.invMass) / massOf(invMass)
-			if !(scale > 0 && scale <= math.MaxFloat64) {
-				scale = 0
-			}
 		}
 		for j := 0; j < m.Count; j++ {
 			mp := &m.Points[j]

@@ -84,10 +84,10 @@ type Physics struct {
 	narrowTask  narrowTask
 	prepareTask prepareTask
 	resetTask   cacheResetTask
+	storeTask   storeTask
 	// unsound lists the rows whose step went beyond float64 this tick, in
 	// row order (scatter, forgetImpulses).
-	unsound   []int32
-	storeTask storeTask
+	unsound []int32
 	// How the three split their items between the workers (balance.go).
 	narrowSplit, prepareSplit, storeSplit balance
 	manifolds                             []narrowphase.Manifold
