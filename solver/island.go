@@ -1,5 +1,7 @@
 package solver
 
+import "math"
+
 // Islands partitions the awake dynamic bodies into islands: sets joined by
 // touching contacts (static and kinematic bodies never join an island, so two
 // boxes resting on the same ground are two islands). Islands decide sleep and
@@ -19,6 +21,10 @@ type Islands struct {
 	JointList    []int32
 	// Of maps a body row to its island, or -1 for non-dynamic rows.
 	Of []int32
+
+	// invMassLo and invMassHi are the least and greatest positive inverse
+	// mass of the dynamic rows, or +Inf and 0 if none has one.
+	invMassLo, invMassHi float64
 
 	parent []int32
 	count  []int32 // scratch
@@ -108,10 +114,14 @@ func (is *Islands) build(sims []BodySim, links []Link, joints []Joint) {
 	// Number islands by their lowest row; roots are always the lowest row.
 	is.Of = resize(is.Of, n)
 	islands := int32(0)
+	lo, hi := math.Inf(1), 0.0
 	for i := 0; i < n; i++ {
 		if sims[i].Kind != KindDynamic {
 			is.Of[i] = -1
 			continue
+		}
+		if m := sims[i].InvMass; m > 0 {
+			lo, hi = min(lo, m), max(hi, m)
 		}
 		r := is.find(int32(i))
 		if r == int32(i) {
@@ -121,6 +131,7 @@ func (is *Islands) build(sims []BodySim, links []Link, joints []Joint) {
 			is.Of[i] = is.Of[r]
 		}
 	}
+	is.invMassLo, is.invMassHi = lo, hi
 	// Counting sorts of bodies, contacts and joints by island. The island
 	// of each link is found once, into linkOf, for both passes.
 	is.count = resize(is.count, int(islands)+1)
