@@ -121,7 +121,7 @@ func BenchmarkMovingGround(b *testing.B) {
 // box widths; it is the evidence behind autoFactor.
 func BenchmarkCellFactor(b *testing.B) {
 	moving := pile(100_000)
-	for _, k := range []float64{1, 1.5, 2, 3, 4} {
+	for _, k := range []float64{1, 1.5, 2, 2.5, 3, 4} {
 		b.Run(fmt.Sprint(k), func(b *testing.B) {
 			g := NewGrid(k * 1.02)
 			g.SetFrozen(benchGround)

@@ -49,11 +49,44 @@ const (
 	flat             // everything in the base level
 )
 
-// entry is a box copied into bucket order, with its index in the input set.
-type entry struct {
-	box components.AABB
-	id  int32
+// members holds the boxes of a set in bucket order, one array per field
+// (struct of arrays), so that a query tests eight members with each
+// instruction where the CPU can (scanAVX512). key is the member's index in
+// the input set times 2^32: added to the query's A (and to the index
+// offset times 2^32), it is the Pair{A, index+offset} as a little-endian
+// uint64, which the kernel stores as it is.
+type members struct {
+	minX, minY, maxX, maxY []float64
+	key                    []uint64
+	ptrs                   memberPtrs
 }
+
+// memberPtrs are the first elements of the arrays of a members, as the
+// kernel takes them (nil when it has none).
+type memberPtrs struct {
+	minX, minY, maxX, maxY *float64
+	key                    *uint64
+}
+
+// resize gives every array of m length n.
+func (m *members) resize(n int) {
+	m.minX, m.minY = grow(m.minX, n), grow(m.minY, n)
+	m.maxX, m.maxY = grow(m.maxX, n), grow(m.maxY, n)
+	m.key = grow(m.key, n)
+	m.ptrs = memberPtrs{}
+	if n > 0 {
+		m.ptrs = memberPtrs{&m.minX[0], &m.minY[0], &m.maxX[0], &m.maxY[0], &m.key[0]}
+	}
+}
+
+// set writes box b, of index i in the input set, as member p.
+func (m *members) set(p int32, b *components.AABB, i int) {
+	m.minX[p], m.minY[p], m.maxX[p], m.maxY[p] = b.Min.X, b.Min.Y, b.Max.X, b.Max.Y
+	m.key[p] = uint64(i) << 32
+}
+
+// index returns the input index of member p.
+func (m *members) index(p int32) int32 { return int32(m.key[p] >> 32) }
 
 // class holds the boxes whose (width level, height level) is (lx, ly):
 // cells of side base*4^lx by base*4^ly, hashed into its own M buckets.
@@ -64,7 +97,7 @@ type class struct {
 	base       int32   // first bucket of this class in cellSet.starts
 	mask       uint64  // M-1
 	shift      uint    // 64-log2(M): Fibonacci hash of the row
-	off, n     int32   // members are entries[off : off+n]
+	off, n     int32   // members are off to off+n-1
 }
 
 // cellSet is one hashed, hierarchical uniform grid over a set of boxes. Each
@@ -76,14 +109,14 @@ type cellSet struct {
 	mode    int     // hierAniso, hierIso or flat
 	classes []class
 	classIx [numLevels * numLevels]uint16 // class index+1 by lx*numLevels+ly; 0 = none
-	entries []entry
-	starts  []int32 // bucket b holds entries[starts[b]:starts[b+1]]
+	members members
+	starts  []int32 // bucket b holds members starts[b] to starts[b+1]-1
 
 	cls    []uint16 // per input box: its class as pass 1 found it, or noClass
 	bucket []int32  // per input box: its global bucket
 
 	// The classes of at most smallClass members come first, and their
-	// members are the first few entries: a query scans those once, as one
+	// members are the first few: a query scans those once, as one
 	// run, before the other classes' cells (query). In circle_rain every
 	// body's query met the floor and the two walls, three classes of one
 	// member, through three calls: as one run, BenchmarkQueryOpenBox went
@@ -203,7 +236,7 @@ func (cs *cellSet) build(boxes []components.AABB, s float64) {
 		off += c.n
 		nb += int32(m)
 	}
-	cs.entries = grow(cs.entries, int(off))
+	cs.members.resize(int(off))
 	cs.starts = grow(cs.starts, int(nb)+1)
 	clear(cs.starts)
 
@@ -236,8 +269,12 @@ func (cs *cellSet) build(boxes []components.AABB, s float64) {
 	// a 1 us round trip), mixed_pile's from 0.115 to 0.095 and 0.17 to
 	// 0.15, and at 40 000 bodies (1.6 MB of entries) from 0.41-0.44 to
 	// 0.35-0.36.
-	es := cs.entries
-	prefetch.WriteRows(es, 0, len(es))
+	m := &cs.members
+	prefetch.WriteRows(m.minX, 0, len(m.minX))
+	prefetch.WriteRows(m.minY, 0, len(m.minY))
+	prefetch.WriteRows(m.maxX, 0, len(m.maxX))
+	prefetch.WriteRows(m.maxY, 0, len(m.maxY))
+	prefetch.WriteRows(m.key, 0, len(m.key))
 	for i := n - 1; i >= 0; i-- {
 		if cs.cls[i] == noClass {
 			continue
@@ -245,7 +282,7 @@ func (cs *cellSet) build(boxes []components.AABB, s float64) {
 		g := cs.bucket[i]
 		p := st[g] - 1
 		st[g] = p
-		es[p] = entry{boxes[i], int32(i)}
+		m.set(p, &boxes[i], i)
 	}
 }
 
@@ -283,7 +320,7 @@ func (cs *cellSet) smallFirst() {
 // run, then each other class by its cells.
 func (cs *cellSet) query(a *components.AABB, A, minID, add int32, dst []Pair) []Pair {
 	if cs.smallEntries > 0 {
-		dst = scan(cs.entries[:cs.smallEntries], a, A, minID, add, dst)
+		dst = cs.members.scan(0, cs.smallEntries, a, A, minID, add, dst)
 	}
 	for k := cs.small; k < int32(len(cs.classes)); k++ {
 		dst = cs.queryClass(&cs.classes[k], a, A, minID, add, dst)

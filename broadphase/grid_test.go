@@ -257,7 +257,7 @@ func TestZeroAllocs(t *testing.T) {
 
 func TestAutoCellSize(t *testing.T) {
 	s, _ := autoCellSize(pile(1000), nil)
-	if math.Abs(s-2*1.02) > 1e-9 {
+	if math.Abs(s-autoFactor*1.02) > 1e-9 {
 		t.Fatalf("pile: %v", s)
 	}
 	pts := []components.AABB{box(1, 1, 1, 1), box(2, 2, 2, 2)}
