@@ -5,7 +5,6 @@ import (
 	"math/bits"
 
 	"github.com/tumble2d/tumble/components"
-	"github.com/tumble2d/tumble/internal/prefetch"
 )
 
 const (
@@ -48,45 +47,6 @@ const (
 	hierIso          // one level from max(width, height): square cells
 	flat             // everything in the base level
 )
-
-// members holds the boxes of a set in bucket order, one array per field
-// (struct of arrays), so that a query tests eight members with each
-// instruction where the CPU can (scanAVX512). key is the member's index in
-// the input set times 2^32: added to the query's A (and to the index
-// offset times 2^32), it is the Pair{A, index+offset} as a little-endian
-// uint64, which the kernel stores as it is.
-type members struct {
-	minX, minY, maxX, maxY []float64
-	key                    []uint64
-	ptrs                   memberPtrs
-}
-
-// memberPtrs are the first elements of the arrays of a members, as the
-// kernel takes them (nil when it has none).
-type memberPtrs struct {
-	minX, minY, maxX, maxY *float64
-	key                    *uint64
-}
-
-// resize gives every array of m length n.
-func (m *members) resize(n int) {
-	m.minX, m.minY = grow(m.minX, n), grow(m.minY, n)
-	m.maxX, m.maxY = grow(m.maxX, n), grow(m.maxY, n)
-	m.key = grow(m.key, n)
-	m.ptrs = memberPtrs{}
-	if n > 0 {
-		m.ptrs = memberPtrs{&m.minX[0], &m.minY[0], &m.maxX[0], &m.maxY[0], &m.key[0]}
-	}
-}
-
-// set writes box b, of index i in the input set, as member p.
-func (m *members) set(p int32, b *components.AABB, i int) {
-	m.minX[p], m.minY[p], m.maxX[p], m.maxY[p] = b.Min.X, b.Min.Y, b.Max.X, b.Max.Y
-	m.key[p] = uint64(i) << 32
-}
-
-// index returns the input index of member p.
-func (m *members) index(p int32) int32 { return int32(m.key[p] >> 32) }
 
 // class holds the boxes whose (width level, height level) is (lx, ly):
 // cells of side base*4^lx by base*4^ly, hashed into its own M buckets.
@@ -223,7 +183,7 @@ func (cs *cellSet) build(boxes []components.AABB, s float64) {
 
 	cs.smallFirst()
 
-	// Lay the classes out one after the other, in entries and in buckets.
+	// Lay the classes out one after the other, in members and in buckets.
 	var off, nb int32
 	for i := range cs.classes {
 		c := &cs.classes[i]
@@ -261,20 +221,16 @@ func (cs *cellSet) build(boxes []components.AABB, s float64) {
 	}
 	st[nb] = sum
 	// ... and the backward scatter decrements it down to the start. Its
-	// stores land in bucket order, all over entries, which the last
+	// stores land in bucket order, all over the members, which the last
 	// tick's queries read (on 2 workers, on both cores): each waited for
 	// its line. Write prefetches of the whole array first, in memory order,
 	// let the lines come together. The scatter went from 0.055 to 0.046 ms
 	// a step of large_pyramid on 1 worker and from 0.09 to 0.07 on 2 (at
 	// a 1 us round trip), mixed_pile's from 0.115 to 0.095 and 0.17 to
-	// 0.15, and at 40 000 bodies (1.6 MB of entries) from 0.41-0.44 to
+	// 0.15, and at 40 000 bodies (1.6 MB of members) from 0.41-0.44 to
 	// 0.35-0.36.
 	m := &cs.members
-	prefetch.WriteRows(m.minX, 0, len(m.minX))
-	prefetch.WriteRows(m.minY, 0, len(m.minY))
-	prefetch.WriteRows(m.maxX, 0, len(m.maxX))
-	prefetch.WriteRows(m.maxY, 0, len(m.maxY))
-	prefetch.WriteRows(m.key, 0, len(m.key))
+	m.prefetch()
 	for i := n - 1; i >= 0; i-- {
 		if cs.cls[i] == noClass {
 			continue

@@ -7,23 +7,6 @@ import (
 )
 
 const (
-	// autoFactor is the cell side in units of the median box extent. A box
-	// of extent e in cells of side s makes a query whose lower reach is
-	// widened by e (see query.go), so per axis a query covers a span of 2e:
-	// about 2e/s+1 cells, holding the boxes of that many cells. s = e gives
-	// 3x3 cells (nine row-range lookups' worth of hashing and more bucket
-	// collisions at one box per cell); s = 2e gives ~2x2 cells of ~4 boxes.
-	// BenchmarkCellFactor (whole tick, 100k pile of equal boxes) measured
-	// 150, 67, 69, 80 and 89 ns/body for s = 1, 1.5, 2, 3 and 4 e with one
-	// member tested at a time; with eight at a time (scanAVX512), 132, 69,
-	// 65, 67, 66 and 69 ns/body for s = 1, 1.5, 2, 2.5, 3 and 4 e: flat
-	// from 2 to 3. In the scenes, whose boxes grow with their speed and
-	// whose largest members widen every query, 2.5 took 0.04 ms a step
-	// off circle_rain's broad phase (0.86 to 0.82), 0.03 off mixed_pile's,
-	// 0.02 off many_pyramids' and 0.01 off tumbler's, and put 0.005 on
-	// large_pyramid's (one worker, medians of 4-5 alternating runs).
-	autoFactor = 2.5
-
 	// maxSample bounds the number of boxes whose extent is sampled for the
 	// automatic cell size, so choosing it costs O(1) per tick whatever n.
 	maxSample = 255
@@ -33,6 +16,33 @@ const (
 	// is simply the engine's natural length unit.
 	fallbackCell = 1.0
 )
+
+// autoFactor is the cell side in units of the median box extent: 2 when a
+// query tests one member at a time, 2.5 with the kernels (scanWide). A box
+// of extent e in cells of side s makes a query whose lower reach is widened
+// by e (see query.go), so per axis a query covers a span of 2e: about
+// 2e/s+1 cells, holding the boxes of that many cells. s = e gives 3x3 cells
+// (nine row-range lookups' worth of hashing and more bucket collisions at
+// one box per cell); s = 2e gives ~2x2 cells of ~4 boxes.
+// BenchmarkCellFactor (whole tick, 100k pile of equal boxes) measured 150,
+// 67, 69, 80 and 89 ns/body for s = 1, 1.5, 2, 3 and 4 e with one member
+// tested at a time: flat between 1.5 and 2, so 2 is taken for its margin
+// against the steep side below. With eight at a time (scanRangesAVX512),
+// 132, 69, 65, 67, 66 and 69 ns/body for s = 1, 1.5, 2, 2.5, 3 and 4 e: flat
+// from 2 to 3. In the scenes, whose boxes grow with their speed and whose
+// largest members widen every query, 2.5 took 0.04 ms a step off
+// circle_rain's broad phase (0.86 to 0.82), 0.03 off mixed_pile's, 0.02
+// off many_pyramids' and 0.01 off tumbler's, and put 0.005 on
+// large_pyramid's (one worker, medians of 4-5 alternating runs); one
+// member at a time, it made the grid's query benchmarks 9-14 % slower.
+var autoFactor = cellFactor(scanWide)
+
+func cellFactor(wide bool) float64 {
+	if wide {
+		return 2.5
+	}
+	return 2
+}
 
 // autoCellSize returns autoFactor times the median of max(width, height)
 // over at most maxSample evenly strided boxes. The median, unlike the mean

@@ -24,16 +24,18 @@
 // without levels one moving ground makes every query scan ~100 cells
 // (BenchmarkMovingGround). A class of few members is simply scanned whole.
 //
-// The base cell side is fixed by NewGrid or, by default, 2.5 times the
-// median box extent (see autoFactor); it only changes speed, never the
-// result.
+// The base cell side is fixed by NewGrid or, by default, 2 times the
+// median box extent, 2.5 with the kernels below (see autoFactor); it only
+// changes speed, never the result.
 //
-// A set keeps its members in bucket order as one array per field (struct
-// of arrays). On x86-64 CPUs with AVX-512 a query tests eight members per
-// instruction (scan_amd64.s), the rows of a class gathered into one call;
-// elsewhere it tests one at a time, branch-free, and skips the members
-// below its index bucket by bucket (scanTails). Both give the same pairs
-// (TestScanKernelMatchesGo).
+// On x86-64 a set keeps its members in bucket order as one array per field
+// (struct of arrays, members_soa.go), and a query tests eight members per
+// instruction with AVX-512 or four with AVX2 (scan_amd64.s), the rows of a
+// class gathered into one call. Elsewhere, with -tags purego, or on a CPU
+// without AVX2, it tests one at a time, branch-free, and skips the members
+// below its index bucket by bucket (scanTails); those builds keep each
+// member whole (members_aos.go). Every path gives the same pairs
+// (TestScanKernelMatchesGo, and the brute-force tests on each build).
 //
 // # Data flow
 //

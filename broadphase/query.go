@@ -67,22 +67,7 @@ func (cs *cellSet) queryClass(c *class, a *components.AABB, A, minID, add int32,
 	st := cs.starts[c.base : int64(c.base)+mb+1]
 	uw := uint64(w)
 	if scanWide {
-		// The rows go to the kernel together, in one call or a few: with a
-		// call per row, circle_rain's broad phase took 0.833 ms a step on
-		// one worker, against 0.797 (medians of 6 alternating runs).
-		var b batch
-		q := newScanQuery(a, A, minID, add)
-		for cy := ylo; cy <= yhi; cy++ {
-			s0 := c.rowStart(xlo, cy)
-			s1 := s0 + uw
-			if s1 <= uint64(mb) {
-				dst = b.add(m, st[s0], st[s1], &q, dst)
-			} else {
-				dst = b.add(m, st[s0], st[mb], &q, dst)
-				dst = b.add(m, st[0], st[s1-uint64(mb)], &q, dst)
-			}
-		}
-		return b.flush(m, &q, dst)
+		return cs.rowsWide(c, st, xlo, ylo, yhi, uw, a, A, minID, add, dst)
 	}
 	for cy := ylo; cy <= yhi; cy++ {
 		s0 := c.rowStart(xlo, cy)
@@ -103,66 +88,13 @@ func (cs *cellSet) queryClass(c *class, a *components.AABB, A, minID, add int32,
 	return dst
 }
 
-// scanQuery is a query as the kernel takes it: the box, and the Pair and
-// the least index as the keys' uint64s (see members).
-type scanQuery struct {
-	a            *components.AABB
-	base, minKey uint64
-}
-
-func newScanQuery(a *components.AABB, A, minID, add int32) scanQuery {
-	return scanQuery{a, uint64(uint32(A)) | uint64(uint32(add))<<32, uint64(minID) << 32}
-}
-
-// batch gathers member ranges for one call of the kernel, up to
-// batchRanges ranges of scanBlock members in all.
-type batch struct {
-	rg    [batchRanges][2]int32
-	n     int
-	total int32
-}
-
-// batchRanges is the number of ranges a batch holds: a query's rows of one
-// class are usually two to four.
-const batchRanges = 8
-
-// add appends the members lo to hi-1 to b, cut where b is full, and runs
-// the kernel on b each time it fills.
-func (b *batch) add(m *members, lo, hi int32, q *scanQuery, dst []Pair) []Pair {
-	for lo < hi {
-		end := min(hi, lo+scanBlock-b.total)
-		b.rg[b.n] = [2]int32{lo, end}
-		b.n++
-		b.total += end - lo
-		lo = end
-		if b.total == scanBlock || b.n == batchRanges {
-			dst = b.flush(m, q, dst)
-		}
-	}
-	return dst
-}
-
-// flush runs the kernel on b's ranges, appending the pairs kept to dst,
-// and empties b.
-func (b *batch) flush(m *members, q *scanQuery, dst []Pair) []Pair {
-	if b.n == 0 {
-		return dst
-	}
-	dst, buf, n := reserve(dst, int(b.total)+lanes)
-	n += scanRangesAVX512(&m.ptrs, &b.rg[0], b.n, q.a, q.base, q.minKey, &buf[n])
-	b.n, b.total = 0, 0
-	return dst[:n]
-}
-
 // scan appends the members lo to hi-1 that overlap a and whose index is at
-// least minID: eight at a time with AVX-512 (scanRangesAVX512), else one
-// at a time (scanGo), a block of scanBlock members at a time.
+// least minID: eight or four at a time where the CPU has AVX-512 or AVX2
+// (scanWide, scan_amd64.go), else one at a time (scanGo), a block of
+// scanBlock members at a time.
 func (m *members) scan(lo, hi int32, a *components.AABB, A, minID, add int32, dst []Pair) []Pair {
 	if scanWide {
-		var b batch
-		q := newScanQuery(a, A, minID, add)
-		dst = b.add(m, lo, hi, &q, dst)
-		return b.flush(m, &q, dst)
+		return m.scanWide(lo, hi, a, A, minID, add, dst)
 	}
 	base := uint64(uint32(A)) | uint64(uint32(add))<<32
 	minKey := uint64(minID) << 32
@@ -180,64 +112,8 @@ func (m *members) scan(lo, hi int32, a *components.AABB, A, minID, add int32, ds
 	return dst
 }
 
-// lanes is the number of members scanAVX512 tests at a time, and the room
-// it needs past the pairs it keeps: it stores a whole register of pairs.
-const lanes = 8
-
-// scanGo is scan's loop over members lo to hi-1 without AVX-512: it writes
-// the pairs it keeps into buf from n on and returns the new n.
-//
-// It has no branch on the outcome of a test: the candidate is written to
-// the next free slot every time and the slot is kept only if it overlaps
-// (Go turns b2u into SETcc, and the & of the five flags needs no jump).
-// In a pile about one tested member in five overlaps, in no pattern a
-// branch predictor can learn, so the short-circuit && mispredicted on
-// most members: BenchmarkQueryDensePile went from 277 to 185 ns a body
-// with this and scanTails together, the other benchmarks by 0-10 %.
-func (m *members) scanGo(lo, hi int32, a *components.AABB, base, minKey uint64, buf []Pair, n int) int {
-	ax0, ay0, ax1, ay1 := a.Min.X, a.Min.Y, a.Max.X, a.Max.Y
-	A, add := int32(uint32(base)), int32(base>>32)
-	minX, minY, maxX, maxY, key := m.minX[lo:hi], m.minY[lo:hi], m.maxX[lo:hi], m.maxY[lo:hi], m.key[lo:hi]
-	for j := range minX {
-		k := key[j]
-		buf[n] = Pair{A, int32(k>>32) + add}
-		n += int(b2u(k >= minKey) & b2u(minX[j] <= ax1) & b2u(ax0 <= maxX[j]) &
-			b2u(minY[j] <= ay1) & b2u(ay0 <= maxY[j]))
-	}
-	return n
-}
-
 // scanBlock is the number of members scan makes room for at a time.
 const scanBlock = 256
-
-// scanTails is scan over the buckets whose members start at bounds[k] and
-// end at bounds[k+1], for a query against the moving set (minID > 0)
-// without AVX-512. The build leaves each bucket's members in ascending
-// index order (its scatter runs backwards over the input), so those with
-// index >= minID are the tail of each bucket: walking it from the end, the
-// first index below minID ends the bucket. In a pile the indices below
-// minID are about half of what a query's cells hold (58 % on a
-// tumbler-like pile), and those are no longer tested at all. The AVX-512
-// scan tests a row's buckets as one run instead, eight members at a time,
-// the index among the tests.
-func (m *members) scanTails(bounds []int32, a *components.AABB, A, minID, add int32, dst []Pair) []Pair {
-	ax0, ay0, ax1, ay1 := a.Min.X, a.Min.Y, a.Max.X, a.Max.Y
-	minKey := uint64(minID) << 32
-	lo := bounds[0]
-	for _, hi := range bounds[1:] {
-		var buf []Pair
-		var n int
-		dst, buf, n = reserve(dst, int(hi-lo))
-		for j := hi - 1; j >= lo && m.key[j] >= minKey; j-- {
-			buf[n] = Pair{A, int32(m.key[j]>>32) + add}
-			n += int(b2u(m.minX[j] <= ax1) & b2u(ax0 <= m.maxX[j]) &
-				b2u(m.minY[j] <= ay1) & b2u(ay0 <= m.maxY[j]))
-		}
-		dst = dst[:n]
-		lo = hi
-	}
-	return dst
-}
 
 // reserve makes room for k more pairs after dst's length, growing its
 // capacity (at least doubling it) if needed, and returns dst, its whole

@@ -4,10 +4,16 @@ package broadphase
 
 import "github.com/tumble2d/tumble/components"
 
-// scanWide is false: this build has no assembly (see scan_amd64.go).
+// scanWide is false: this build has no assembly kernels (scan_amd64.go),
+// and queries test one member at a time (members_aos.go).
 const scanWide = false
 
-// scanRangesAVX512 is never called on this build.
-func scanRangesAVX512(m *memberPtrs, rg *[2]int32, nr int, a *components.AABB, base, minKey uint64, dst *Pair) int {
-	panic("broadphase: no AVX-512 kernel on this build")
+// rowsWide is never called on this build.
+func (cs *cellSet) rowsWide(c *class, st []int32, xlo, ylo, yhi int64, w uint64, a *components.AABB, A, minID, add int32, dst []Pair) []Pair {
+	panic("broadphase: no assembly kernel on this build")
+}
+
+// scanWide is never called on this build.
+func (m *members) scanWide(lo, hi int32, a *components.AABB, A, minID, add int32, dst []Pair) []Pair {
+	panic("broadphase: no assembly kernel on this build")
 }

@@ -1,3 +1,5 @@
+//go:build amd64 && !purego
+
 package broadphase
 
 import (
@@ -9,16 +11,30 @@ import (
 	"github.com/tumble2d/tumble/components"
 )
 
-// TestScanKernelMatchesGo checks the AVX-512 member test against scanGo,
-// pair for pair and in the same order, on random ranges (every length mod
-// 8, empty ones, several per call, a batch's worth) of random members:
-// exact touches, infinite and inverted boxes, and queries with an infinite
-// or NaN side, every minID and offset. Without AVX-512 the engine never
-// runs the kernel, and the test has nothing to check.
+// TestScanKernelMatchesGo checks the assembly member tests (AVX-512, and
+// AVX2, which a CPU with AVX-512 runs as well) against scanGo, pair for
+// pair and in the same order, on random ranges (every length mod 8, empty
+// ones, several per call, a batch's worth) of random members: exact
+// touches, infinite and inverted boxes, and queries with an infinite or
+// NaN side, every minID and offset. Without AVX2 the engine runs scanGo
+// alone, and the test has nothing to check.
 func TestScanKernelMatchesGo(t *testing.T) {
 	if !scanWide {
-		t.Skip("no AVX-512 on this CPU or build: scan runs scanGo")
+		t.Skip("no AVX2 on this CPU or build: scan runs scanGo")
 	}
+	was := scan512
+	defer func() { scan512 = was }()
+	for _, wide := range []bool{false, true} {
+		if wide && !was {
+			t.Log("no AVX-512: the AVX2 kernel alone is checked")
+			continue
+		}
+		scan512 = wide
+		checkScanKernel(t)
+	}
+}
+
+func checkScanKernel(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	coord := func() float64 {
 		switch r.IntN(20) {
@@ -71,7 +87,7 @@ func TestScanKernelMatchesGo(t *testing.T) {
 			want = append(want, buf[:k]...)
 		}
 		if !slices.Equal(got, want) {
-			t.Fatalf("trial %d: query %v, A %d, minID %d, add %d, ranges %v:\n got %v\nwant %v", trial, a, A, minID, add, ranges, got, want)
+			t.Fatalf("AVX-512 %v, trial %d: query %v, A %d, minID %d, add %d, ranges %v:\n got %v\nwant %v", scan512, trial, a, A, minID, add, ranges, got, want)
 		}
 	}
 }
