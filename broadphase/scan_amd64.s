@@ -2,6 +2,78 @@
 
 #include "textflag.h"
 
+// LOADMEMBERS loads the five arrays of the memberPtrs m into R8 (minX), R9
+// (minY), R10 (maxX), R11 (maxY) and R12 (key).
+#define LOADMEMBERS \
+	MOVQ m+0(FP), AX; \
+	MOVQ 0(AX), R8; \
+	MOVQ 8(AX), R9; \
+	MOVQ 16(AX), R10; \
+	MOVQ 24(AX), R11; \
+	MOVQ 32(AX), R12
+
+// LOADQUERY broadcasts the query box a (Min.X, Min.Y, Max.X, Max.Y into
+// x0, y0, x1, y1), base and minKey into vector registers, points DI at dst
+// and zeroes BX, the count of pairs kept.
+#define LOADQUERY(x0, y0, x1, y1, b, k) \
+	MOVQ a+24(FP), AX; \
+	VBROADCASTSD 0(AX), x0; \
+	VBROADCASTSD 8(AX), y0; \
+	VBROADCASTSD 16(AX), x1; \
+	VBROADCASTSD 24(AX), y1; \
+	VPBROADCASTQ base+32(FP), b; \
+	VPBROADCASTQ minKey+40(FP), k; \
+	MOVQ dst+48(FP), DI; \
+	XORQ BX, BX
+
+// TEST8 sets K1 to the lanes of mask whose member overlaps the query and
+// whose key (Z8) is at least minKey: a.Max.X >= minX, a.Min.X <= maxX,
+// a.Max.Y >= minY and a.Min.Y <= maxY, each compare writing only where the
+// ones before held.
+#define TEST8(mask, mnx, mxx, mny, mxy) \
+	VCMPPD  $0x1D, mnx, Z2, mask, K1; \
+	VCMPPD  $0x12, mxx, Z0, K1, K1; \
+	VCMPPD  $0x1D, mny, Z3, K1, K1; \
+	VCMPPD  $0x12, mxy, Z1, K1, K1; \
+	VPCMPUQ $5, Z5, Z8, K1, K1
+
+// KEEP8 adds base to the keys in Z8, packs the lanes of K1 to the front of
+// Z9, stores the whole register at the next free pair and counts the kept.
+#define KEEP8 \
+	VPADDQ      Z4, Z8, Z8; \
+	VPCOMPRESSQ Z8, K1, Z9; \
+	VMOVDQU64   Z9, (DI)(BX*8); \
+	KMOVB       K1, AX; \
+	POPCNTL     AX, AX; \
+	ADDQ        AX, BX
+
+// TEST4 is TEST8 on four lanes with vector masks: Y6 gets all ones in the
+// lanes that pass, the key (Y8) compared signed (keys and minKey are below
+// 2^63, where signed and unsigned order agree).
+#define TEST4(mnx, mxx, mny, mxy) \
+	VCMPPD   $0x1D, mnx, Y2, Y6; \
+	VCMPPD   $0x12, mxx, Y0, Y7; \
+	VANDPD   Y7, Y6, Y6; \
+	VCMPPD   $0x1D, mny, Y3, Y7; \
+	VANDPD   Y7, Y6, Y6; \
+	VCMPPD   $0x12, mxy, Y1, Y7; \
+	VANDPD   Y7, Y6, Y6; \
+	VPCMPGTQ Y8, Y5, Y7; \
+	VPANDN   Y6, Y7, Y6
+
+// KEEP4 is KEEP8 on the lanes of Y6, packed by the compress4 entry (R13) of
+// their bits.
+#define KEEP4 \
+	VPADDQ    Y4, Y8, Y8; \
+	VMOVMSKPD Y6, AX; \
+	MOVQ      AX, SI; \
+	SHLQ      $5, SI; \
+	VMOVDQU   (R13)(SI*1), Y7; \
+	VPERMD    Y8, Y7, Y9; \
+	VMOVDQU   Y9, (DI)(BX*8); \
+	POPCNTL   AX, AX; \
+	ADDQ      AX, BX
+
 // The AVX-512 member test of scan (query.go): eight members per pass, one
 // opmask bit per member. The five tests are chained through the mask (each
 // compare writes only where the ones before held), the kept keys plus base
@@ -15,23 +87,11 @@
 //
 // func scanRangesAVX512(m *memberPtrs, rg *[2]int32, nr int, a *components.AABB, base, minKey uint64, dst *Pair) int
 TEXT ·scanRangesAVX512(SB), NOSPLIT, $0-64
-	MOVQ m+0(FP), AX
-	MOVQ 0(AX), R8   // minX
-	MOVQ 8(AX), R9   // minY
-	MOVQ 16(AX), R10 // maxX
-	MOVQ 24(AX), R11 // maxY
-	MOVQ 32(AX), R12 // key
+	LOADMEMBERS
 	MOVQ rg+8(FP), SI
 	MOVQ nr+16(FP), R13
-	MOVQ a+24(FP), AX
-	VBROADCASTSD 0(AX), Z0  // a.Min.X
-	VBROADCASTSD 8(AX), Z1  // a.Min.Y
-	VBROADCASTSD 16(AX), Z2 // a.Max.X
-	VBROADCASTSD 24(AX), Z3 // a.Max.Y
-	VPBROADCASTQ base+32(FP), Z4
-	VPBROADCASTQ minKey+40(FP), Z5
-	MOVQ dst+48(FP), DI
-	XORQ BX, BX // pairs kept
+	LOADQUERY(Z0, Z1, Z2, Z3, Z4, Z5)
+	KXNORB K3, K3, K3 // all eight lanes: the full passes' first mask
 
 nextrange:
 	TESTQ R13, R13
@@ -45,20 +105,11 @@ full:
 	LEAQ 8(DX), AX
 	CMPQ AX, CX
 	JGT  tail
-	VCMPPD      $0x1D, (R8)(DX*8), Z2, K1      // a.Max.X >= minX
-	VCMPPD      $0x12, (R10)(DX*8), Z0, K1, K1 // a.Min.X <= maxX
-	VCMPPD      $0x1D, (R9)(DX*8), Z3, K1, K1  // a.Max.Y >= minY
-	VCMPPD      $0x12, (R11)(DX*8), Z1, K1, K1 // a.Min.Y <= maxY
-	VMOVDQU64   (R12)(DX*8), Z8
-	VPCMPUQ     $5, Z5, Z8, K1, K1             // key >= minKey
-	VPADDQ      Z4, Z8, Z8
-	VPCOMPRESSQ Z8, K1, Z9
-	VMOVDQU64   Z9, (DI)(BX*8)
-	KMOVB       K1, AX
-	POPCNTL     AX, AX
-	ADDQ        AX, BX
-	ADDQ        $8, DX
-	JMP         full
+	VMOVDQU64 (R12)(DX*8), Z8
+	TEST8(K3, (R8)(DX*8), (R10)(DX*8), (R9)(DX*8), (R11)(DX*8))
+	KEEP8
+	ADDQ      $8, DX
+	JMP       full
 
 tail:
 	MOVQ CX, AX
@@ -74,17 +125,8 @@ tail:
 	VMOVUPD.Z   (R9)(DX*8), K2, Z12
 	VMOVUPD.Z   (R11)(DX*8), K2, Z13
 	VMOVDQU64.Z (R12)(DX*8), K2, Z8
-	VCMPPD      $0x1D, Z10, Z2, K2, K1
-	VCMPPD      $0x12, Z11, Z0, K1, K1
-	VCMPPD      $0x1D, Z12, Z3, K1, K1
-	VCMPPD      $0x12, Z13, Z1, K1, K1
-	VPCMPUQ     $5, Z5, Z8, K1, K1
-	VPADDQ      Z4, Z8, Z8
-	VPCOMPRESSQ Z8, K1, Z9
-	VMOVDQU64   Z9, (DI)(BX*8)
-	KMOVB       K1, AX
-	POPCNTL     AX, AX
-	ADDQ        AX, BX
+	TEST8(K2, Z10, Z11, Z12, Z13)
+	KEEP8
 	JMP         nextrange
 
 done:
@@ -102,22 +144,9 @@ done:
 //
 // func scanRangesAVX2(m *memberPtrs, rg *[2]int32, nr int, a *components.AABB, base, minKey uint64, dst *Pair) int
 TEXT ·scanRangesAVX2(SB), NOSPLIT, $0-64
-	MOVQ m+0(FP), AX
-	MOVQ 0(AX), R8   // minX
-	MOVQ 8(AX), R9   // minY
-	MOVQ 16(AX), R10 // maxX
-	MOVQ 24(AX), R11 // maxY
-	MOVQ 32(AX), R12 // key
+	LOADMEMBERS
 	LEAQ ·compress4(SB), R13
-	MOVQ a+24(FP), AX
-	VBROADCASTSD 0(AX), Y0  // a.Min.X
-	VBROADCASTSD 8(AX), Y1  // a.Min.Y
-	VBROADCASTSD 16(AX), Y2 // a.Max.X
-	VBROADCASTSD 24(AX), Y3 // a.Max.Y
-	VPBROADCASTQ base+32(FP), Y4
-	VPBROADCASTQ minKey+40(FP), Y5
-	MOVQ dst+48(FP), DI
-	XORQ BX, BX // pairs kept
+	LOADQUERY(Y0, Y1, Y2, Y3, Y4, Y5)
 
 nextrange2:
 	CMPQ nr+16(FP), $0
@@ -132,27 +161,11 @@ full2:
 	LEAQ 4(DX), AX
 	CMPQ AX, CX
 	JGT  tail2
-	VCMPPD    $0x1D, (R8)(DX*8), Y2, Y6  // a.Max.X >= minX
-	VCMPPD    $0x12, (R10)(DX*8), Y0, Y7 // a.Min.X <= maxX
-	VANDPD    Y7, Y6, Y6
-	VCMPPD    $0x1D, (R9)(DX*8), Y3, Y7  // a.Max.Y >= minY
-	VANDPD    Y7, Y6, Y6
-	VCMPPD    $0x12, (R11)(DX*8), Y1, Y7 // a.Min.Y <= maxY
-	VANDPD    Y7, Y6, Y6
-	VMOVDQU   (R12)(DX*8), Y8
-	VPCMPGTQ  Y8, Y5, Y7                 // minKey > key
-	VPANDN    Y6, Y7, Y6                 // and key >= minKey
-	VPADDQ    Y4, Y8, Y8
-	VMOVMSKPD Y6, AX
-	MOVQ      AX, SI
-	SHLQ      $5, SI
-	VMOVDQU   (R13)(SI*1), Y7
-	VPERMD    Y8, Y7, Y9
-	VMOVDQU   Y9, (DI)(BX*8)
-	POPCNTL   AX, AX
-	ADDQ      AX, BX
-	ADDQ      $4, DX
-	JMP       full2
+	VMOVDQU (R12)(DX*8), Y8
+	TEST4((R8)(DX*8), (R10)(DX*8), (R9)(DX*8), (R11)(DX*8))
+	KEEP4
+	ADDQ    $4, DX
+	JMP     full2
 
 tail2:
 	MOVQ CX, AX
@@ -166,26 +179,9 @@ tail2:
 	VMASKMOVPD (R9)(DX*8), Y10, Y13
 	VMASKMOVPD (R11)(DX*8), Y10, Y14
 	VPMASKMOVQ (R12)(DX*8), Y10, Y8
-	VCMPPD     $0x1D, Y11, Y2, Y6
-	VANDPD     Y10, Y6, Y6
-	VCMPPD     $0x12, Y12, Y0, Y7
-	VANDPD     Y7, Y6, Y6
-	VCMPPD     $0x1D, Y13, Y3, Y7
-	VANDPD     Y7, Y6, Y6
-	VCMPPD     $0x12, Y14, Y1, Y7
-	VANDPD     Y7, Y6, Y6
-	VPCMPGTQ   Y8, Y5, Y7
-	VPANDN     Y6, Y7, Y6
-	VPADDQ     Y4, Y8, Y8
-	VMOVMSKPD  Y6, AX
-	MOVQ       AX, SI
-	SHLQ       $5, SI
-	VMOVDQU    (R13)(SI*1), Y7
-	VPERMD     Y8, Y7, Y9
-	VMOVDQU    Y9, (DI)(BX*8)
-	POPCNTL    AX, AX
-	ADDQ       AX, BX
-	MOVQ       CX, DX
+	TEST4(Y11, Y12, Y13, Y14)
+	VANDPD     Y10, Y6, Y6 // only the lanes in the range
+	KEEP4
 	JMP        nextrange2
 
 done2:
