@@ -31,11 +31,12 @@
 // On x86-64 a set keeps its members in bucket order as one array per field
 // (struct of arrays, members_soa.go), and a query tests eight members per
 // instruction with AVX-512 or four with AVX2 (scan_amd64.s), the rows of a
-// class gathered into one call. Elsewhere, with -tags purego, or on a CPU
-// without AVX2, it tests one at a time, branch-free, and skips the members
-// below its index bucket by bucket (scanTails); those builds keep each
-// member whole (members_aos.go). Every path gives the same pairs
-// (TestScanKernelMatchesGo, and the brute-force tests on each build).
+// class gathered into one call. Without a kernel a query tests one member
+// at a time, branch-free, and skips the members below its index bucket by
+// bucket (scanTails): on other architectures and with -tags purego, whose
+// builds keep each member whole (members_aos.go), and on an x86-64 CPU
+// without AVX2, over the same arrays. Every path gives the same pairs
+// (TestScanKernelMatchesGo, and the brute-force tests run on each path).
 //
 // # Data flow
 //

@@ -30,7 +30,8 @@ type Grid struct {
 
 // NewGrid returns an empty grid whose base cells have side cellSize (world
 // units). cellSize <= 0 means automatic: every Update sets the side to 2.5
-// times the median of max(width, height) over up to 255 evenly strided moving
+// times (2 where no assembly kernel runs: see autoFactor) the median of
+// max(width, height) over up to 255 evenly strided moving
 // boxes (1 if none has a positive finite extent), and the frozen set is
 // rebuilt with the moving side whenever the two differ by more than 2x, so
 // that static grounds are hashed at the scale of the boxes that query them.

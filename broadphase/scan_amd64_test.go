@@ -15,8 +15,9 @@ import (
 // AVX2, which a CPU with AVX-512 runs as well) against scanGo, pair for
 // pair and in the same order, on random ranges (every length mod 8, empty
 // ones, several per call, a batch's worth) of random members: exact
-// touches, infinite and inverted boxes, and queries with an infinite or
-// NaN side, every minID and offset. Without AVX2 the engine runs scanGo
+// touches, infinite, inverted and NaN sides in members and queries, every
+// minID and offset. NaN sides tell ordered compares (false on NaN, as Go's
+// <=) from unordered ones. Without AVX2 the engine runs scanGo
 // alone, and the test has nothing to check.
 func TestScanKernelMatchesGo(t *testing.T) {
 	if !scanWide {
@@ -37,11 +38,13 @@ func TestScanKernelMatchesGo(t *testing.T) {
 func checkScanKernel(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	coord := func() float64 {
-		switch r.IntN(20) {
-		case 0:
+		switch r.IntN(40) {
+		case 0, 1:
 			return math.Inf(1)
-		case 1:
+		case 2, 3:
 			return math.Inf(-1)
+		case 4:
+			return math.NaN() // never a member of a grid, but the tests must agree
 		default:
 			return float64(r.IntN(9)) / 2 // many exact touches
 		}
@@ -89,5 +92,33 @@ func checkScanKernel(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Fatalf("AVX-512 %v, trial %d: query %v, A %d, minID %d, add %d, ranges %v:\n got %v\nwant %v", scan512, trial, a, A, minID, add, ranges, got, want)
 		}
+	}
+}
+
+// TestGridPathsMatchBruteForce runs the grid's brute-force tests through
+// the paths this CPU would not take: the AVX2 kernel on a CPU with
+// AVX-512, and the Go loop over the struct of arrays (an x86-64 CPU
+// without AVX2).
+func TestGridPathsMatchBruteForce(t *testing.T) {
+	if !scanWide {
+		t.Skip("no AVX2 on this CPU or build: the other tests run the Go loop")
+	}
+	wide, w512 := scanWide, scan512
+	defer func() { scanWide, scan512 = wide, w512 }()
+	tests := []func(*testing.T){
+		TestMatchesBruteForce, TestReachMatchesBruteForce, TestExtremeCellSizes, TestEdgeTouching,
+		TestRounding, TestRandomSmall, TestFrozenOverlapsMatchesBruteForce, TestOverlapsMatchesBruteForce,
+		TestQueryReservesLittle, TestSmallClassesFirst, TestZeroAllocs,
+	}
+	for _, path := range []struct {
+		name      string
+		wide, avx bool
+	}{{"avx2", true, false}, {"go-loop", false, false}} {
+		scanWide, scan512 = path.wide, path.avx
+		t.Run(path.name, func(t *testing.T) {
+			for _, test := range tests {
+				test(t)
+			}
+		})
 	}
 }

@@ -4,9 +4,10 @@ package cpu
 
 import "runtime"
 
-// AVX2 reports whether the CPU has AVX2 and the operating system saves the
-// YMM registers (CPUID leaf 7 EBX bit 5; leaf 1 ECX bits 27 OSXSAVE and 28
-// AVX; XCR0 bits 1 and 2).
+// AVX2 reports whether the CPU has AVX2 and POPCNT and the operating system
+// saves the YMM registers (CPUID leaf 7 EBX bit 5; leaf 1 ECX bits 23
+// POPCNT, 27 OSXSAVE and 28 AVX; XCR0 bits 1 and 2). Every AVX2 CPU has
+// POPCNT; the broad phase's kernels use it.
 var AVX2 = haveAVX2()
 
 // AVX512 reports whether the assembly may use the AVX-512 kernels: AVX2,
@@ -22,7 +23,7 @@ func haveAVX2() bool {
 		return false
 	}
 	_, _, ecx1, _ := CPUID(1, 0)
-	if ecx1&(1<<27) == 0 || ecx1&(1<<28) == 0 {
+	if ecx1&(1<<23) == 0 || ecx1&(1<<27) == 0 || ecx1&(1<<28) == 0 {
 		return false
 	}
 	if xcr0, _ := XGETBV(); xcr0&6 != 6 {
