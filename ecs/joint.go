@@ -48,14 +48,8 @@ func (e JointError) Error() string {
 // A (unless it is the zero entity, the world) or B not a live body, A the
 // same as B, or two bodies neither of which is dynamic.
 func CheckJoint(w *arche.World, j *Joint) (field, reason string) {
-	if field, reason = j.JointSpec.Check(); field != "" {
+	if field, reason = j.CheckValues(); field != "" {
 		return field, reason
-	}
-	if field, reason = j.Impulse.Check(); field != "" {
-		return field, reason
-	}
-	if j.A == j.B {
-		return "B", "is the same body as A"
 	}
 	dynamic := false
 	for _, side := range [...]struct {
@@ -73,6 +67,24 @@ func CheckJoint(w *arche.World, j *Joint) (field, reason string) {
 	}
 	if !dynamic {
 		return "A", "and B are both static or kinematic: a joint needs a dynamic body"
+	}
+	return "", ""
+}
+
+// CheckValues returns the first field of j that is wrong whatever the world
+// holds, and why, or "" and "": its spec ([components.JointSpec.Check]), an
+// Impulse that is NaN or infinite ([components.JointImpulse.Check]), or A
+// the same as B. [CheckJoint] runs it first; the physics runs it on every
+// joint each tick, and then checks the bodies against its own rows.
+func (j *Joint) CheckValues() (field, reason string) {
+	if field, reason = j.JointSpec.Check(); field != "" {
+		return field, reason
+	}
+	if field, reason = j.Impulse.Check(); field != "" {
+		return field, reason
+	}
+	if j.A == j.B {
+		return "B", "is the same body as A"
 	}
 	return "", ""
 }

@@ -139,13 +139,7 @@ func (p *Physics) gatherJoints(w *arche.World, wake []arche.Entity) []arche.Enti
 	js.index(p.ents)
 	for q.Next() {
 		j, je := q.Get(), q.Entity()
-		field, reason := j.JointSpec.Check()
-		if field == "" {
-			field, reason = j.Impulse.Check()
-		}
-		if field == "" && j.A == j.B {
-			field, reason = "B", "is the same body as A"
-		}
+		field, reason := j.CheckValues()
 		var a, b jointSide
 		if field == "" {
 			if a, reason = p.jointSide(w, j.A); reason != "" {
