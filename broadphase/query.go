@@ -94,7 +94,7 @@ func (cs *cellSet) queryClass(c *class, a *components.AABB, A, minID, add int32,
 // scanBlock members at a time.
 func (m *members) scan(lo, hi int32, a *components.AABB, A, minID, add int32, dst []Pair) []Pair {
 	if scanWide {
-		return m.scanWide(lo, hi, a, A, minID, add, dst)
+		return m.scanKernel(lo, hi, a, A, minID, add, dst)
 	}
 	base := uint64(uint32(A)) | uint64(uint32(add))<<32
 	minKey := uint64(minID) << 32

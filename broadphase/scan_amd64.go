@@ -116,8 +116,8 @@ func (cs *cellSet) rowsWide(c *class, st []int32, xlo, ylo, yhi int64, w uint64,
 	return b.flush(m, &q, dst)
 }
 
-// scanWide is scan through the kernels.
-func (m *members) scanWide(lo, hi int32, a *components.AABB, A, minID, add int32, dst []Pair) []Pair {
+// scanKernel is scan through the kernels (scanWide is set).
+func (m *members) scanKernel(lo, hi int32, a *components.AABB, A, minID, add int32, dst []Pair) []Pair {
 	var b batch
 	q := newScanQuery(a, A, minID, add)
 	dst = b.add(m, lo, hi, &q, dst)

@@ -13,7 +13,7 @@ func (cs *cellSet) rowsWide(c *class, st []int32, xlo, ylo, yhi int64, w uint64,
 	panic("broadphase: no assembly kernel on this build")
 }
 
-// scanWide is never called on this build.
-func (m *members) scanWide(lo, hi int32, a *components.AABB, A, minID, add int32, dst []Pair) []Pair {
+// scanKernel is never called on this build.
+func (m *members) scanKernel(lo, hi int32, a *components.AABB, A, minID, add int32, dst []Pair) []Pair {
 	panic("broadphase: no assembly kernel on this build")
 }
