@@ -44,7 +44,12 @@ func massOf(k uint32) float64 { return math.Float64frombits(uint64(k) << 32) }
 // workers share the previous tick's table.
 type contactCache struct {
 	entries []cachedContact
-	slots   []int32 // index into entries, -1 for empty
+	// slots holds an index into entries plus one, 0 for empty, so that
+	// clear empties the table with the runtime's wide zeroing. Filled with
+	// -1 one slot at a time, circle_rain's 320 KB table made its islands
+	// stage (where the reset runs) 0.437 ms a step on one worker against
+	// 0.422 (medians of 8 alternating runs).
+	slots []int32
 }
 
 // slot places the pair (a, b) by the sum of the two entity IDs, times
@@ -85,9 +90,7 @@ func (c *contactCache) reset(n int) {
 		c.slots = make([]int32, size)
 	}
 	c.slots = c.slots[:size]
-	for i := range c.slots {
-		c.slots[i] = -1
-	}
+	clear(c.slots)
 	c.entries = resize(c.entries, n)
 }
 
@@ -106,13 +109,13 @@ func (c *contactCache) insert(k int, shared bool) {
 	mask := uint64(len(c.slots) - 1)
 	i := c.slot(e.a, e.b)
 	if !shared {
-		for c.slots[i] >= 0 {
+		for c.slots[i] != 0 {
 			i = (i + 1) & mask
 		}
-		c.slots[i] = int32(k)
+		c.slots[i] = int32(k) + 1
 		return
 	}
-	for !atomic.CompareAndSwapInt32(&c.slots[i], -1, int32(k)) {
+	for !atomic.CompareAndSwapInt32(&c.slots[i], 0, int32(k)+1) {
 		i = (i + 1) & mask
 	}
 }
@@ -123,8 +126,8 @@ func (c *contactCache) index(a, b arche.Entity) int32 {
 		return -1
 	}
 	mask := uint64(len(c.slots) - 1)
-	for i := c.slot(a, b); c.slots[i] >= 0; i = (i + 1) & mask {
-		k := c.slots[i]
+	for i := c.slot(a, b); c.slots[i] != 0; i = (i + 1) & mask {
+		k := c.slots[i] - 1
 		if e := &c.entries[k]; e.a == a && e.b == b {
 			return k
 		}

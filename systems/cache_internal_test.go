@@ -112,13 +112,13 @@ func TestContactCacheLatticeProbes(t *testing.T) {
 		mask := uint64(len(c.slots) - 1)
 		found, longest, run := 0, 0, 0
 		for s, k := range c.slots {
-			if k < 0 {
+			if k == 0 {
 				run = 0
 				continue
 			}
 			run++
 			longest = max(longest, run)
-			e := &c.entries[k]
+			e := &c.entries[k-1]
 			found += int((uint64(s)-c.slot(e.a, e.b))&mask) + 1
 		}
 		// New contacts: bodies two columns apart, which the lattice does
@@ -128,7 +128,7 @@ func TestContactCacheLatticeProbes(t *testing.T) {
 			if c.index(ents[i], ents[i+2]) >= 0 {
 				t.Fatalf("pair of bodies two columns apart found")
 			}
-			for s := c.slot(ents[i], ents[i+2]); c.slots[s] >= 0; s = (s + 1) & mask {
+			for s := c.slot(ents[i], ents[i+2]); c.slots[s] != 0; s = (s + 1) & mask {
 				missed++
 			}
 			misses++
