@@ -93,7 +93,7 @@ func (s *Solver) forgetLink(li int) {
 		return
 	}
 	if b, l := s.laneAt(k); b >= 0 {
-		w := &s.blocks[b]
+		w := s.block(b)
 		for j := range s.Links[li].points() {
 			w.pts[j].normalImpulse[l], w.pts[j].tangentImpulse[l] = 0, 0
 		}

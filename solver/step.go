@@ -323,9 +323,12 @@ type Solver struct {
 	jointColor      []uint8  // by position in the large islands' joints
 
 	// Wide blocks of the coloured contacts (wide.go), when wide.
-	wide       bool
-	blocks     []wideContact
-	cold       []wideCold // cold[b] belongs to blocks[b]
+	wide bool
+	// The blocks, back to back in arena from unit blockOff[b] (see
+	// wideUnit): Solver.block returns block b.
+	arena      []wideUnit
+	blockOff   []int32
+	cold       []wideCold // cold[b] belongs to block b
 	blockPts   []uint8    // blockPts[b] is the point count of block b's first contact (layoutWide)
 	blockStart []int32    // colour entry c (as colorStart) owns blocks [blockStart[c], blockStart[c+1])
 	wideSlot   []int32    // block*lanes+lane of solver position largeStart+k, -1 for the overflow
@@ -588,8 +591,8 @@ func (s *Solver) lane(k int32, impulses bool) (int, int) {
 	if b < 0 {
 		return -1, 0
 	}
-	if l == 0 && b+1 < len(s.blocks) {
-		next := &s.blocks[b+1]
+	if l == 0 && b+1 < len(s.blockOff) {
+		next := s.block(b + 1)
 		pts := int(s.blockPts[b+1]) // one-point blocks: setLane leaves pts[1] alone
 		if impulses {
 			for j := range pts {
@@ -597,12 +600,7 @@ func (s *Solver) lane(k int32, impulses bool) (int, int) {
 				prefetch.Read(unsafe.Pointer(&pt.normalImpulse), unsafe.Sizeof(pt.normalImpulse)+unsafe.Sizeof(pt.tangentImpulse))
 			}
 		} else {
-			if pts == 1 {
-				prefetch.Write(unsafe.Pointer(next), unsafe.Offsetof(next.pts)+unsafe.Sizeof(next.pts[0]))
-				prefetch.Write(unsafe.Pointer(&next.maskA), unsafe.Sizeof(*next)-unsafe.Offsetof(next.maskA))
-			} else {
-				prefetch.Write(unsafe.Pointer(next), unsafe.Sizeof(*next))
-			}
+			prefetch.Write(unsafe.Pointer(next), blockBytes(int64(pts)))
 			prefetch.Write(unsafe.Pointer(&s.cold[b+1]), unsafe.Sizeof(s.cold[b+1]))
 		}
 	}
@@ -632,7 +630,7 @@ func (s *Solver) Impulses(li int) (count int32, normal, tangent [2]float64) {
 		return 0, normal, tangent
 	}
 	if b, l := s.lane(k, true); b >= 0 {
-		w := &s.blocks[b]
+		w := s.block(b)
 		count = s.Links[li].points()
 		for j := range count {
 			normal[j], tangent[j] = w.pts[j].normalImpulse[l], w.pts[j].tangentImpulse[l]
@@ -659,7 +657,7 @@ func (s *Solver) Approach(li int) (count int32, velocity, pushed [2]float64) {
 		return 0, velocity, pushed
 	}
 	if b, l := s.laneAt(k); b >= 0 {
-		w := &s.blocks[b]
+		w := s.block(b)
 		count = s.Links[li].points()
 		for j := range count {
 			velocity[j], pushed[j] = s.cold[b].relVel[j][l], w.pts[j].maxNormalImpulse[l]
@@ -1067,11 +1065,17 @@ func (t *stageTask) Run(lo, hi, _ int) {
 			applyRestitution(&cs[i], s.Bodies, p, nil)
 		}
 	case modeWideWarm:
-		warmWide(s.blocks[t.base+lo:t.base+hi], s.Bodies, t.wp)
+		if hi > lo {
+			warmWide(s.block(t.base+lo), hi-lo, s.Bodies, t.wp)
+		}
 	case modeWideSolve:
-		solveWide(s.blocks[t.base+lo:t.base+hi], s.Bodies, t.wp)
+		if hi > lo {
+			solveWide(s.block(t.base+lo), hi-lo, s.Bodies, t.wp)
+		}
 	case modeWideRestitution:
-		restituteWide(s.blocks[t.base+lo:t.base+hi], s.cold[t.base+lo:t.base+hi], s.Bodies, p)
+		if hi > lo {
+			restituteWide(s.block(t.base+lo), hi-lo, s.cold[t.base+lo:t.base+hi], s.Bodies, p)
+		}
 	case modeBoundFrame:
 		s.boundChunks(t.mode, t.base+lo, t.base+hi)
 		s.checkLanes(t.g, lo, hi)

@@ -3,6 +3,7 @@ package solver
 import (
 	"math"
 	"slices"
+	"unsafe"
 
 	"github.com/tumble2d/tumble/components"
 )
@@ -35,7 +36,6 @@ type wideContact struct {
 	nx, ny         [lanes]float64
 	friction       [lanes]float64
 	mA, iA, mB, iB [lanes]float64
-	pts            [2]widePoint
 	// maskA and maskB are -1 where that side is dynamic: only those rows are
 	// written back. Kinematic rows are read, with the delta pose of the
 	// current stage written into them beforehand (see setKinematic).
@@ -49,14 +49,50 @@ type wideContact struct {
 	// softness.
 	heavy [lanes]int8
 	// points is 1 when no lane has a second point: the kernels then skip
-	// it (and the point order does not alternate), else 2.
+	// it (and the point order does not alternate), else 2. It also sets
+	// how long the block is in the arena (blockBytes).
 	points int64
 	// The flags are bytes that the kernels widen to lane masks, and the
-	// fields only the restitution pass reads are in wideCold: a block is
-	// 1 920 bytes (30 cache lines), against 2 304 (36) with 64-bit flags
-	// and those fields inside. Where a pass's blocks do not fit in a core's
-	// L2 (large_pyramid's 3.6 MB), the passes wait on memory.
-	_ [24]byte
+	// fields only the restitution pass reads are in wideCold: the header
+	// is 640 bytes (10 cache lines) and each point as many, against 36
+	// lines a block with 64-bit flags and those fields inside.
+	_   [24]byte
+	pts [2]widePoint
+}
+
+// wideUnit is the unit of the block arena: a header or a point (640
+// bytes, ten cache lines). A two-point block takes three units and a
+// one-point block two, its second point being left out: the block after
+// it starts there, and the kernels step from block to block by each one's
+// point count (NEXTBLOCK in wide_amd64.h). Laid out as whole blocks, a
+// one-point block's second point was ten lines that no pass read but that
+// the hardware prefetchers brought in as they streamed through the
+// blocks. On circle_rain (all of its blocks have one point, 3.2 MB of
+// them instead of 4.75) the warm start went from 51.7-55.7 to 47.1-50.4 ns
+// a block and the solve stayed at 63-69 (it waits on its chain of
+// operations, not on memory); its step took 1.5-3 % less, and mixed_pile's
+// 1.7 % (medians of alternating runs, same checksums).
+type wideUnit [80]uint64
+
+// wideHeader is the size of a block before its points.
+const wideHeader = unsafe.Offsetof(wideContact{}.pts)
+
+// blockBytes returns how long a block of that point count is in the arena.
+func blockBytes(points int64) uintptr {
+	return wideHeader + uintptr(points)*unsafe.Sizeof(widePoint{})
+}
+
+// nextBlock returns the block after w in the arena. Call it only when
+// there is one: past the last block it points outside the arena.
+func nextBlock(w *wideContact) *wideContact {
+	return (*wideContact)(unsafe.Add(unsafe.Pointer(w), blockBytes(w.points)))
+}
+
+// block returns block b. The arena ends with a spare unit, so that the
+// whole wideContact of any block, a one-point block last included, lies
+// in it (the checkptr rules of unsafe.Pointer).
+func (s *Solver) block(b int) *wideContact {
+	return (*wideContact)(unsafe.Pointer(&s.arena[s.blockOff[b]]))
 }
 
 // widePoint is point j of the eight contacts of a block. A contact with one
@@ -69,7 +105,7 @@ type widePoint struct {
 
 // wideCold holds what the restitution pass and Approach read of a block's
 // contacts, and the warm start, solve and relax do not: Solver.cold[b]
-// belongs to Solver.blocks[b].
+// belongs to block b.
 type wideCold struct {
 	restitution [lanes]float64
 	relVel      [2][lanes]float64 // per point
@@ -152,7 +188,6 @@ func (s *Solver) layoutWide() {
 			}
 		}
 	}
-	s.blocks = resize(s.blocks, nblocks)
 	s.cold = resize(s.cold, nblocks)
 	s.blockPts = resize(s.blockPts, nblocks)
 	for gi := range s.groups {
@@ -166,6 +201,20 @@ func (s *Solver) layoutWide() {
 			for c := c0; c < c1; c += lanes {
 				s.blockPts[b0+(c-c0)/lanes] = uint8(s.Links[s.Order[c]].points())
 			}
+		}
+	}
+	// Each block takes one unit for its header and one for each point.
+	s.blockOff = resize(s.blockOff, nblocks)
+	units := int32(0)
+	for b, pts := range s.blockPts[:nblocks] {
+		s.blockOff[b] = units
+		units += 1 + int32(pts)
+	}
+	s.arena = resize(s.arena, int(units)+1) // the spare unit: see block
+	for gi := range s.groups {
+		g := &s.groups[gi]
+		for k := g.colors[0]; k+1 < g.colors[1]; k++ {
+			c0, c1 := s.colorStart[k], s.colorStart[k+1]
 			if pad := (c1 - c0) % lanes; pad != 0 {
 				for l := pad; l < lanes; l++ {
 					s.setLane(int(s.blockStart[k+1]-1), int(l), &emptyLane, false)
@@ -195,7 +244,7 @@ func (s *Solver) checkLanes(g *largeGroup, lo, hi int) {
 	b0, b1 := int(s.blockStart[g.colors[0]]), int(s.blockStart[g.colors[1]-1])
 	limit := uint64(len(s.Bodies)) * bodyStride
 	for b := b0 + lo*(b1-b0)/n; b < b0+hi*(b1-b0)/n; b++ {
-		w := &s.blocks[b]
+		w := s.block(b)
 		for l := 0; l < lanes; l++ {
 			if uint64(w.offA[l]) >= limit || uint64(w.offB[l]) >= limit {
 				s.badLane.Store(true)
@@ -218,7 +267,7 @@ var emptyLane = Contact{A: -1, B: -1}
 // anyway, saved a cache miss per block that a separate pass in layoutWide
 // paid.
 func (s *Solver) setLane(b, l int, c *Contact, heavy bool) {
-	w, cold := &s.blocks[b], &s.cold[b]
+	w, cold := s.block(b), &s.cold[b]
 	if l == 0 {
 		w.points = int64(s.blockPts[b])
 	}
@@ -241,9 +290,8 @@ func (s *Solver) setLane(b, l int, c *Contact, heavy bool) {
 			continue
 		}
 		cold.relVel[j][l] = 0
-		// The second point of a one-point block is left as it was: no
-		// kernel reads it (they take the block's point count), so its ten
-		// lines stay untouched. circle_rain's blocks are all of this kind.
+		// A one-point block has no second point in the arena: there lies
+		// the next block (see wideUnit).
 		if j == 0 || s.blockPts[b] == 2 {
 			s.setPoint(&w.pts[j], l, nil)
 		}
@@ -297,7 +345,7 @@ func laneContact(w *wideContact, cold *wideCold, l int, p *stepParams, base *ste
 	c := Contact{A: 0, B: 1, KindA: KindDynamic, KindB: KindDynamic, Count: int32(w.points),
 		Normal: components.Vec2{X: w.nx[l], Y: w.ny[l]}, Friction: w.friction[l],
 		InvMassA: w.mA[l], InvIA: w.iA[l], InvMassB: w.mB[l], InvIB: w.iB[l]}
-	for j := range w.pts {
+	for j := range w.points { // a one-point block has no second point (wideUnit)
 		wp := &w.pts[j]
 		c.Points[j] = ContactPoint{RA: components.V(wp.rAx[l], wp.rAy[l]), RB: components.V(wp.rBx[l], wp.rBy[l]),
 			BaseSeparation: wp.baseSep[l], NormalMass: wp.normalMass[l], TangentMass: wp.tangentMass[l],
@@ -326,7 +374,7 @@ func laneContact(w *wideContact, cold *wideCold, l int, p *stepParams, base *ste
 // storeLane writes the impulses of c back into lane l of w, and the lane's
 // rows back into bodies where that side is dynamic.
 func storeLane(w *wideContact, l int, c *Contact, pair *[2]BodyState, bodies []BodyState) {
-	for j := range w.pts {
+	for j := range w.points {
 		wp := &w.pts[j]
 		wp.normalImpulse[l], wp.tangentImpulse[l] = c.Points[j].NormalImpulse, c.Points[j].TangentImpulse
 		wp.maxNormalImpulse[l] = c.Points[j].MaxNormalImpulse
@@ -357,9 +405,13 @@ func (w *wideContact) eachLane(bodies []BodyState, base *stepParams, kernel func
 // step, and only on those contacts. The kernel is called directly, not
 // through eachLane: behind a function value the lane's pair of rows would
 // escape to the heap, an allocation per lane and step.
-func restituteWide(blocks []wideContact, cold []wideCold, bodies []BodyState, p *stepParams) {
-	for b := range blocks {
-		w, wc := &blocks[b], &cold[b]
+func restituteWide(first *wideContact, n int, cold []wideCold, bodies []BodyState, p *stepParams) {
+	w := first
+	for b := range n {
+		if b > 0 {
+			w = nextBlock(w)
+		}
+		wc := &cold[b]
 		for l := 0; l < lanes; l++ {
 			if !wc.impact(l, p.restitutionThreshold) {
 				continue
@@ -378,13 +430,17 @@ func restituteWide(blocks []wideContact, cold []wideCold, bodies []BodyState, p 
 // wide_amd64.s computes, and its oracle in the tests (the two agree bit for
 // bit). Bodies must hold the zero row at the offset the blocks use for
 // static sides.
-func warmWideRef(blocks []wideContact, bodies []BodyState) {
-	for b := range blocks {
-		blocks[b].eachLane(bodies, &stepParams{}, func(c *Contact, pair []BodyState, _ *stepParams) { warmStart(c, pair) })
+func warmWideRef(first *wideContact, n int, bodies []BodyState) {
+	w := first
+	for b := range n {
+		if b > 0 {
+			w = nextBlock(w)
+		}
+		w.eachLane(bodies, &stepParams{}, func(c *Contact, pair []BodyState, _ *stepParams) { warmStart(c, pair) })
 	}
 }
 
-func solveWideRef(blocks []wideContact, bodies []BodyState, prm *wideParams) {
+func solveWideRef(first *wideContact, n int, bodies []BodyState, prm *wideParams) {
 	useBias := math.Float64bits(prm.biasMask[0]) != 0
 	base := stepParams{invH: prm.invH[0], maxPushOut: -prm.negMaxPushOut[0],
 		deepOverlap: prm.deepOverlap[0], deepFrac: prm.deepFrac[0],
@@ -392,8 +448,12 @@ func solveWideRef(blocks []wideContact, bodies []BodyState, prm *wideParams) {
 		stiff: Softness{BiasRate: prm.stiffBiasRate[0], MassScale: prm.stiffMassScale[0], ImpulseScale: prm.stiffImpScale[0]},
 		heavy: Softness{BiasRate: prm.heavyBiasRate[0], MassScale: prm.heavyMassScale[0], ImpulseScale: prm.heavyImpScale[0]}}
 	flip := prm.flip[0] != 0
-	for b := range blocks {
-		blocks[b].eachLane(bodies, &base, func(c *Contact, pair []BodyState, lp *stepParams) {
+	w := first
+	for b := range n {
+		if b > 0 {
+			w = nextBlock(w)
+		}
+		w.eachLane(bodies, &base, func(c *Contact, pair []BodyState, lp *stepParams) {
 			solveContact(c, pair, lp, 0, useBias, flip)
 		})
 	}

@@ -27,24 +27,25 @@ func warmWideAVX512(blocks *wideContact, n int, bodies *BodyState, prm *widePara
 //go:noescape
 func solveWideAVX512(blocks *wideContact, n int, bodies *BodyState, prm *wideParams)
 
-// warmWide and solveWide run the assembly kernels over blocks. bodies must
-// hold every row the blocks address, the zero row included.
-func warmWide(blocks []wideContact, bodies []BodyState, prm *wideParams) {
+// warmWide and solveWide run the assembly kernels over the n blocks from
+// first, back to back in the arena (wideUnit). bodies must hold every row
+// the blocks address, the zero row included.
+func warmWide(first *wideContact, n int, bodies []BodyState, prm *wideParams) {
 	switch {
-	case len(blocks) == 0:
+	case n == 0:
 	case wide512:
-		warmWideAVX512(&blocks[0], len(blocks), &bodies[0], prm)
+		warmWideAVX512(first, n, &bodies[0], prm)
 	default:
-		warmWideAVX2(&blocks[0], len(blocks), &bodies[0], prm)
+		warmWideAVX2(first, n, &bodies[0], prm)
 	}
 }
 
-func solveWide(blocks []wideContact, bodies []BodyState, prm *wideParams) {
+func solveWide(first *wideContact, n int, bodies []BodyState, prm *wideParams) {
 	switch {
-	case len(blocks) == 0:
+	case n == 0:
 	case wide512:
-		solveWideAVX512(&blocks[0], len(blocks), &bodies[0], prm)
+		solveWideAVX512(first, n, &bodies[0], prm)
 	default:
-		solveWideAVX2(&blocks[0], len(blocks), &bodies[0], prm)
+		solveWideAVX2(first, n, &bodies[0], prm)
 	}
 }

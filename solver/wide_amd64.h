@@ -5,9 +5,6 @@
 // bytes, each [lanes]int8 field (MASKA, MASKB, STIFF, HEAVY) 8.
 #define OFFA 0
 #define OFFB 64
-#define MASKA 1856
-#define MASKB 1864
-#define STIFF 1872
 #define NX 128
 #define NY 192
 #define FRIC 256
@@ -15,11 +12,26 @@
 #define IA 384
 #define MB 448
 #define IB 512
-#define PT0 576
-#define PT1 1216
-#define POINTS 1888
-#define HEAVY 1880
+#define MASKA 576
+#define MASKB 584
+#define STIFF 592
+#define HEAVY 600
+#define POINTS 608
+#define PT0 640
+#define PT1 1280
+// BLOCK is the length of a two-point block in the arena, BLOCK1 of a
+// one-point block (no second point: wideUnit). A block of p points is
+// 640 (p + 1) bytes long: NEXTBLOCK.
 #define BLOCK 1920
+#define BLOCK1 1280
+
+// NEXTBLOCK moves r from a block to the next one in the arena. It
+// clobbers R10.
+#define NEXTBLOCK(r) \
+	MOVQ POINTS(r), R10; \
+	INCQ R10; \
+	IMULQ $640, R10; \
+	ADDQ R10, r
 
 // widePoint offsets.
 #define RAX 0

@@ -164,7 +164,7 @@ l3:
 	ADDQ $4, AX; \
 	JMP next; \
 hi: \
-	ADDQ $BLOCK, BX; \
+	NEXTBLOCK(BX); \
 	MOVQ BX, DI; \
 	MOVQ BX, AX; \
 next:

@@ -11,10 +11,10 @@ var wideKernel = false
 // wide512 is false: there are no AVX-512 kernels either.
 var wide512 = false
 
-func warmWide(blocks []wideContact, bodies []BodyState, _ *wideParams) {
-	warmWideRef(blocks, bodies)
+func warmWide(first *wideContact, n int, bodies []BodyState, _ *wideParams) {
+	warmWideRef(first, n, bodies)
 }
 
-func solveWide(blocks []wideContact, bodies []BodyState, prm *wideParams) {
-	solveWideRef(blocks, bodies, prm)
+func solveWide(first *wideContact, n int, bodies []BodyState, prm *wideParams) {
+	solveWideRef(first, n, bodies, prm)
 }

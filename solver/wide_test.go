@@ -26,11 +26,12 @@ func TestWideLayout(t *testing.T) {
 		{"nx", unsafe.Offsetof(w.nx), 128}, {"ny", unsafe.Offsetof(w.ny), 192},
 		{"friction", unsafe.Offsetof(w.friction), 256}, {"mA", unsafe.Offsetof(w.mA), 320},
 		{"iA", unsafe.Offsetof(w.iA), 384}, {"mB", unsafe.Offsetof(w.mB), 448},
-		{"iB", unsafe.Offsetof(w.iB), 512}, {"pts", unsafe.Offsetof(w.pts), 576},
-		{"maskA", unsafe.Offsetof(w.maskA), 1856}, {"maskB", unsafe.Offsetof(w.maskB), 1864},
-		{"stiff", unsafe.Offsetof(w.stiff), 1872}, {"heavy", unsafe.Offsetof(w.heavy), 1880},
-		{"points", unsafe.Offsetof(w.points), 1888},
-		{"sizeof(wideContact)", unsafe.Sizeof(w), 1920},
+		{"iB", unsafe.Offsetof(w.iB), 512},
+		{"maskA", unsafe.Offsetof(w.maskA), 576}, {"maskB", unsafe.Offsetof(w.maskB), 584},
+		{"stiff", unsafe.Offsetof(w.stiff), 592}, {"heavy", unsafe.Offsetof(w.heavy), 600},
+		{"points", unsafe.Offsetof(w.points), 608}, {"pts", unsafe.Offsetof(w.pts), 640},
+		{"sizeof(wideContact)", unsafe.Sizeof(w), 1920}, {"sizeof(wideUnit)", unsafe.Sizeof(wideUnit{}), 640},
+		{"blockBytes(1)", blockBytes(1), 1280}, {"blockBytes(2)", blockBytes(2), 1920},
 		{"rAx", unsafe.Offsetof(p.rAx), 0}, {"rAy", unsafe.Offsetof(p.rAy), 64},
 		{"rBx", unsafe.Offsetof(p.rBx), 128}, {"rBy", unsafe.Offsetof(p.rBy), 192},
 		{"baseSep", unsafe.Offsetof(p.baseSep), 256}, {"normalMass", unsafe.Offsetof(p.normalMass), 320},
@@ -305,27 +306,29 @@ func TestWideMatchesScalarAcrossParams(t *testing.T) {
 	}
 }
 
-// TestOnePointBlocksSkipSecondPoint fills the second point of every
-// one-point block with NaN before the solve: setLane leaves it as the last
-// step left it, so no kernel, nor Impulses or Approach, may read it.
+// TestOnePointBlocksSkipSecondPoint checks that a one-point block has no
+// second point in the arena (the next block starts there) and fills the
+// spare unit past the last block with NaN: were a one-point block's second
+// point read, the last block's would be NaN and the others' the next
+// block's numbers, and the solve would not match the scalar one.
 func TestOnePointBlocksSkipSecondPoint(t *testing.T) {
 	saved := wideKernel
 	defer func() { wideKernel = saved }()
 	poisoned := 0
 	for seed := uint64(1); seed <= 10; seed++ {
 		s1, s2, prm := scalarThenWide(seed, nil)
-		nan := math.NaN()
-		for b := range s2.blocks {
-			if s2.blockPts[b] != 1 {
-				continue
+		for b := range len(s2.blockOff) - 1 {
+			want := s2.blockOff[b] + 1 + int32(s2.blockPts[b])
+			if s2.blockOff[b+1] != want {
+				t.Fatalf("seed %d: block %d of %d points at unit %d, block %d at %d", seed, b, s2.blockPts[b], s2.blockOff[b], b+1, s2.blockOff[b+1])
 			}
-			poisoned++
-			p := &s2.blocks[b].pts[1]
-			for l := 0; l < lanes; l++ {
-				p.rAx[l], p.rAy[l], p.rBx[l], p.rBy[l] = nan, nan, nan, nan
-				p.baseSep[l], p.normalMass[l], p.tangentMass[l] = nan, nan, nan
-				p.normalImpulse[l], p.tangentImpulse[l], p.maxNormalImpulse[l] = nan, nan, nan
+			if s2.blockPts[b] == 1 {
+				poisoned++
 			}
+		}
+		spare := &s2.arena[len(s2.arena)-1]
+		for i := range spare {
+			spare[i] = math.Float64bits(math.NaN())
 		}
 		s2.Solve(Serial{}, &prm)
 		matchScalar(t, seed, s1, s2)
@@ -451,8 +454,8 @@ func wideKernelsMatchReference(t *testing.T) {
 		s.setKinematic(0.01)
 		var kinds [3]int
 		var softness [3]int // soft, stiff and heavy lanes
-		for b := range s.blocks {
-			w := &s.blocks[b]
+		for b := range s.blockOff {
+			w := s.block(b)
 			kinds[w.points]++
 			for l := 0; l < lanes; l++ {
 				// The random pile is one island or a few: set the heavy
@@ -482,7 +485,7 @@ func wideKernelsMatchReference(t *testing.T) {
 		var pairs [3]int
 		for c := 0; c+1 < len(s.blockStart); c++ {
 			for b := s.blockStart[c]; b+1 < s.blockStart[c+1]; b++ {
-				if p := s.blocks[b].points; p == s.blocks[b+1].points {
+				if p := s.block(int(b)).points; p == s.block(int(b)+1).points {
 					pairs[p]++
 				}
 			}
@@ -494,7 +497,10 @@ func wideKernelsMatchReference(t *testing.T) {
 			t.Fatalf("seed %d: %v soft, stiff and heavy lanes; the test needs all three", seed, softness)
 		}
 		for stage := 0; stage < 5; stage++ {
-			b1, b2 := slices.Clone(s.blocks), slices.Clone(s.blocks)
+			b1, b2 := slices.Clone(s.arena), slices.Clone(s.arena)
+			in := func(arena []wideUnit, b int32) *wideContact {
+				return (*wideContact)(unsafe.Pointer(&arena[s.blockOff[b]]))
+			}
 			r1, r2 := slices.Clone(s.Bodies), slices.Clone(s.Bodies)
 			var wp wideParams
 			s.setWideParams(&wp, stage == 1 || stage == 3, stage >= 3)
@@ -506,27 +512,28 @@ func wideKernelsMatchReference(t *testing.T) {
 					continue
 				}
 				if stage == 0 {
-					warmWideRef(b1[lo:hi], r1)
-					warmWide(b2[lo:hi], r2, &wp)
+					warmWideRef(in(b1, lo), int(hi-lo), r1)
+					warmWide(in(b2, lo), int(hi-lo), r2, &wp)
 				} else {
-					solveWideRef(b1[lo:hi], r1, &wp)
-					solveWide(b2[lo:hi], r2, &wp)
+					solveWideRef(in(b1, lo), int(hi-lo), r1, &wp)
+					solveWide(in(b2, lo), int(hi-lo), r2, &wp)
 				}
 			}
-			if s.blockStart[len(s.blockStart)-1] != int32(len(s.blocks)) {
-				t.Fatalf("seed %d: the colours hold %d of %d blocks", seed, s.blockStart[len(s.blockStart)-1], len(s.blocks))
+			if s.blockStart[len(s.blockStart)-1] != int32(len(s.blockOff)) {
+				t.Fatalf("seed %d: the colours hold %d of %d blocks", seed, s.blockStart[len(s.blockStart)-1], len(s.blockOff))
 			}
 			for i := range r1 {
 				if !bitsEqual(r1[i], r2[i]) && !(fusing && sameRow(&r1[i], &r2[i])) {
 					t.Fatalf("seed %d stage %d: body %d: reference %+v, assembly %+v", seed, stage, i, r1[i], r2[i])
 				}
 			}
-			for k := range b1 {
-				if !bitsEqual(b1[k], b2[k]) && !(fusing && sameBlock(&b1[k], &b2[k])) {
-					t.Fatalf("seed %d stage %d: block %d differs:\nreference %+v\nassembly  %+v", seed, stage, k, b1[k].pts, b2[k].pts)
+			for k := range s.blockOff {
+				w1, w2 := in(b1, int32(k)), in(b2, int32(k))
+				if !sameBits(w1, w2) && !(fusing && sameBlock(w1, w2)) {
+					t.Fatalf("seed %d stage %d: block %d differs:\nreference %+v\nassembly  %+v", seed, stage, k, w1.pts[:w1.points], w2.pts[:w2.points])
 				}
 			}
-			s.blocks, s.Bodies = b1, r1
+			s.arena, s.Bodies = b1, r1
 		}
 	}
 }
@@ -536,7 +543,7 @@ func sameRow(a, b *BodyState) bool {
 }
 
 func sameBlock(a, b *wideContact) bool {
-	for j := range a.pts {
+	for j := range a.points {
 		for l := 0; l < lanes; l++ {
 			p, q := &a.pts[j], &b.pts[j]
 			if !same(p.normalImpulse[l], q.normalImpulse[l]) || !same(p.tangentImpulse[l], q.tangentImpulse[l]) ||
@@ -546,6 +553,15 @@ func sameBlock(a, b *wideContact) bool {
 		}
 	}
 	return true
+}
+
+// sameBits compares two blocks of the arena byte for byte: the header and
+// the points the block has.
+func sameBits(a, b *wideContact) bool {
+	n := blockBytes(a.points)
+	pa := unsafe.Slice((*byte)(unsafe.Pointer(a)), n)
+	pb := unsafe.Slice((*byte)(unsafe.Pointer(b)), n)
+	return string(pa) == string(pb)
 }
 
 // bitsEqual compares two values of the same type byte for byte.
@@ -638,7 +654,7 @@ func TestBadLanePanics(t *testing.T) {
 				t.Fatalf("%s: %d groups, halves %d: not the layout to test", c.name, len(s.groups), s.halves.colors)
 			}
 			before := slices.Clone(s.Bodies)
-			s.blocks[len(s.blocks)-1].offB[0] = int64(len(s.Bodies)+5) * bodyStride
+			s.block(len(s.blockOff) - 1).offB[0] = int64(len(s.Bodies)+5) * bodyStride
 			func() {
 				defer func() {
 					if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "outside Bodies") {
