@@ -593,7 +593,7 @@ func (s *Solver) lane(k int32, impulses bool) (int, int) {
 	}
 	if l == 0 && b+1 < len(s.blockOff) {
 		next := s.block(b + 1)
-		pts := int(s.blockPts[b+1]) // one-point blocks: setLane leaves pts[1] alone
+		pts := int(s.blockPts[b+1]) // a one-point block has no second point (wideUnit)
 		if impulses {
 			for j := range pts {
 				pt := &next.pts[j] // its two impulse rows are adjacent
@@ -1024,6 +1024,9 @@ type stageTask struct {
 
 // Run processes items [lo, hi) of the current stage.
 func (t *stageTask) Run(lo, hi, _ int) {
+	if lo >= hi {
+		return // nothing to run; and s.block(t.base+lo) may lie past the last block
+	}
 	s := t.s
 	p := &s.p
 	switch t.mode {
@@ -1065,17 +1068,11 @@ func (t *stageTask) Run(lo, hi, _ int) {
 			applyRestitution(&cs[i], s.Bodies, p, nil)
 		}
 	case modeWideWarm:
-		if hi > lo {
-			warmWide(s.block(t.base+lo), hi-lo, s.Bodies, t.wp)
-		}
+		warmWide(s.block(t.base+lo), hi-lo, s.Bodies, t.wp)
 	case modeWideSolve:
-		if hi > lo {
-			solveWide(s.block(t.base+lo), hi-lo, s.Bodies, t.wp)
-		}
+		solveWide(s.block(t.base+lo), hi-lo, s.Bodies, t.wp)
 	case modeWideRestitution:
-		if hi > lo {
-			restituteWide(s.block(t.base+lo), hi-lo, s.cold[t.base+lo:t.base+hi], s.Bodies, p)
-		}
+		restituteWide(s.block(t.base+lo), hi-lo, s.cold[t.base+lo:t.base+hi], s.Bodies, p)
 	case modeBoundFrame:
 		s.boundChunks(t.mode, t.base+lo, t.base+hi)
 		s.checkLanes(t.g, lo, hi)
