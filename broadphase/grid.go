@@ -117,6 +117,15 @@ func (g *Grid) NumMoving() int { return len(g.moving) }
 // the candidates are written there too, so dst's spare capacity beyond the
 // returned pairs may be overwritten.
 func (g *Grid) PairsRange(lo, hi int, dst []Pair) []Pair {
+	return g.PairsRangeMarked(lo, hi, dst, nil)
+}
+
+// PairsRangeMarked is PairsRange that also marks, in the bitset near (bit i
+// of word i/64), each moving box i in [lo, hi) that met a frozen box. It
+// sets those bits and clears the others of the range; nil near marks
+// nothing. Calls that run at once must not share a word of near: give them
+// ranges that start and end at multiples of 64 (or at NumMoving).
+func (g *Grid) PairsRangeMarked(lo, hi int, dst []Pair, near []uint64) []Pair {
 	n := len(g.moving)
 	lo = max(lo, 0)
 	hi = min(hi, n)
@@ -131,8 +140,17 @@ func (g *Grid) PairsRange(lo, hi int, dst []Pair) []Pair {
 		if !hasNaN(a) { // NaN overlaps nothing
 			dst = g.mov.query(a, A, A+1, 0, dst)
 		}
+		mid := len(dst)
 		if !hasNaN(q) {
 			dst = g.frz.query(q, A, 0, add, dst)
+		}
+		if near != nil {
+			bit := uint64(1) << (i & 63)
+			if len(dst) > mid {
+				near[i>>6] |= bit
+			} else {
+				near[i>>6] &^= bit
+			}
 		}
 		dst = sortDedupFrom(dst, start)
 	}

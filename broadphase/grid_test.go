@@ -103,6 +103,37 @@ func TestReachMatchesBruteForce(t *testing.T) {
 			if !slices.Equal(got, want) {
 				t.Fatalf("%s cell %v: %s", sc.name, cs, diff(got, want))
 			}
+			checkMarked(t, g, want, fmt.Sprintf("%s cell %v", sc.name, cs))
+		}
+	}
+}
+
+// checkMarked checks PairsRangeMarked against want, the brute-force pairs
+// of g: the same pairs, and bit i of the bitset set exactly when moving box
+// i has a frozen pair, whatever the bits held before (half of them set,
+// in a pattern).
+func checkMarked(t *testing.T, g *Grid, want []Pair, name string) {
+	t.Helper()
+	n := g.NumMoving()
+	near := make([]uint64, (n+63)/64)
+	for k := range near {
+		near[k] = 0xAAAAAAAAAAAAAAAA
+	}
+	mid := n / 2 &^ 63
+	got := g.PairsRangeMarked(0, mid, nil, near)
+	got = g.PairsRangeMarked(mid, n, got, near)
+	if !slices.Equal(got, want) {
+		t.Fatalf("%s, marked: %s", name, diff(got, want))
+	}
+	has := make([]bool, n)
+	for _, p := range want {
+		if int(p.B) >= n {
+			has[p.A] = true
+		}
+	}
+	for i := range n {
+		if bit := near[i>>6]>>(i&63)&1 == 1; bit != has[i] {
+			t.Fatalf("%s: box %d marked %v, has a frozen pair %v", name, i, bit, has[i])
 		}
 	}
 }

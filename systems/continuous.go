@@ -26,6 +26,11 @@ const fastFraction = 0.5
 // it.
 const coreFraction = 0.25
 
+// sweepAll makes every fast body query the grid for the static bodies
+// along its path, as before the broad phase marked the bodies near a frozen
+// one; a test sets it to check that the shortcut changes nothing.
+var sweepAll = false
+
 // continuous sweeps the fast dynamic bodies against the static bodies along
 // their path of this step, and moves each one that would hit back to its
 // time of impact, keeping its velocity: the next step's contact stops it.
@@ -35,9 +40,13 @@ const coreFraction = 0.25
 // against, as in Box2D v3 without bullets. Each body is swept on its own.
 //
 // It runs on the caller. On circle_rain (2 500 fast bodies a step, most far
-// from any static body) it takes 0.11-0.12 ms a step; split between 2
-// workers at a 1 us core-to-core round trip it took longer than on the
-// caller alone (0.17 against 0.14 ms, when it still read the BodySim rows).
+// from any static body) it took 0.11-0.12 ms a step when every fast body
+// queried the grid; split between 2 workers at a 1 us core-to-core round
+// trip it took longer than on the caller alone (0.17 against 0.14 ms, when
+// it still read the BodySim rows). A body the broad phase found no frozen
+// candidate for, and whose path stays inside its reach box, now needs no
+// query (timeOfImpact): the solve stage went from 2.32 to 2.24 ms a step
+// (medians of 8 alternating runs on 1 worker).
 func (p *Physics) continuous() (swept, impacts int) {
 	if p.frozen.statics == 0 {
 		return 0, 0 // nothing to sweep against (tumbler's walls are kinematic)
@@ -85,6 +94,14 @@ func (p *Physics) timeOfImpact(i int, minExt float64) float64 {
 	p1, p2 := sim.X.P, sim.X.P.Add(st.DP)
 	r := components.V(sim.MaxExtent+target, sim.MaxExtent+target)
 	box := components.AABB{Min: p1.Min(p2).Sub(r), Max: p1.Max(p2).Add(r)}
+	if !sweepAll && p.nearFrozen[i>>6]&(1<<(i&63)) == 0 && within(&box, &p.reach[i]) {
+		// Every frozen box that meets the path's box meets the body's
+		// reach, and the broad phase found none that does. On
+		// circle_rain most fast bodies are drops in the air, and this
+		// took the sweep from 0.11 to 0.03 ms a step.
+		p.sweepSkips++
+		return 1
+	}
 	p.sweepPairs = p.grid.FrozenOverlaps(&box, 0, p.sweepPairs[:0])
 	best := 1.0
 	var sw narrowphase.Sweep
@@ -114,4 +131,9 @@ func (p *Physics) timeOfImpact(i int, minExt float64) float64 {
 		}
 	}
 	return best
+}
+
+// within reports whether box a lies inside box b (touching counts).
+func within(a, b *components.AABB) bool {
+	return a.Min.X >= b.Min.X && a.Min.Y >= b.Min.Y && a.Max.X <= b.Max.X && a.Max.Y <= b.Max.Y
 }

@@ -30,12 +30,15 @@ const broadChunk = 256
 
 type broadTask struct{ ph *Physics }
 
-// Run queries the grid for the moving bodies of chunks [lo, hi).
+// Run queries the grid for the moving bodies of chunks [lo, hi), and marks
+// in nearFrozen those with a frozen candidate. A block is a whole number of
+// the bitset's words (broadChunk is a multiple of 64), so no two blocks
+// write the same word.
 func (t *broadTask) Run(lo, hi, _ int) {
 	p := t.ph
 	n := len(p.aabbs)
 	for c := lo; c < hi; c++ {
-		p.pairBufs[c] = p.grid.PairsRange(c*broadChunk, min((c+1)*broadChunk, n), p.pairBufs[c][:0])
+		p.pairBufs[c] = p.grid.PairsRangeMarked(c*broadChunk, min((c+1)*broadChunk, n), p.pairBufs[c][:0], p.nearFrozen)
 	}
 }
 
@@ -43,6 +46,7 @@ func (p *Physics) broadPhase() {
 	p.pool.wakeParked() // they wake while the grid is rebuilt
 	p.grid.UpdateReach(p.aabbs, p.reach)
 	chunks := (len(p.aabbs) + broadChunk - 1) / broadChunk
+	p.nearFrozen = resize(p.nearFrozen, (len(p.aabbs)+63)/64)
 	for len(p.pairBufs) < chunks {
 		p.pairBufs = append(p.pairBufs, nil)
 	}

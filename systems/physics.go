@@ -75,8 +75,14 @@ type Physics struct {
 	// [pairStart[c], pairStart[c+1]) holds i (numPairs in all).
 	pairBufs  [][]broadphase.Pair
 	pairStart []int
-	// The static bodies near a fast body's path (see continuous).
+	// nearFrozen has bit i set when moving row i has a frozen candidate
+	// (see continuous); the broad phase's blocks each write their own
+	// words.
+	nearFrozen []uint64
+	// The static bodies near a fast body's path (see continuous), and how
+	// many sweeps needed no query (counted for the tests).
 	sweepPairs []broadphase.Pair
+	sweepSkips int
 	// The sleepers near a body the solve sped up (see wakeAhead).
 	aheadPairs []broadphase.Pair
 	broadTask  broadTask
