@@ -45,8 +45,10 @@ var sweepAll = false
 // trip it took longer than on the caller alone (0.17 against 0.14 ms, when
 // it still read the BodySim rows). A body the broad phase found no frozen
 // candidate for, and whose path stays inside its reach box, now needs no
-// query (timeOfImpact): the solve stage went from 2.32 to 2.24 ms a step
-// (medians of 8 alternating runs on 1 worker).
+// query (timeOfImpact): 0.08 ms a step (a timer round the sweep, three
+// runs each way), most of it reading every body's state row. A circle's
+// threshold kept in that row, so that the slow ones need not read their
+// proxies, took it to 0.07 ms: not kept.
 func (p *Physics) continuous() (swept, impacts int) {
 	if p.frozen.statics == 0 {
 		return 0, 0 // nothing to sweep against (tumbler's walls are kinematic)
