@@ -121,10 +121,11 @@ func (g *Grid) PairsRange(lo, hi int, dst []Pair) []Pair {
 }
 
 // PairsRangeMarked is PairsRange that also marks, in the bitset near (bit i
-// of word i/64), each moving box i in [lo, hi) that met a frozen box. It
-// sets those bits and clears the others of the range; nil near marks
-// nothing. Calls that run at once must not share a word of near: give them
-// ranges that start and end at multiples of 64 (or at NumMoving).
+// of word i/64, at least (NumMoving()+63)/64 words), each moving box i in
+// [lo, hi) that met a frozen box. It sets those bits and clears the others
+// of the range; nil near marks nothing. Calls that run at once must not
+// share a word of near: give them ranges that start and end at multiples of
+// 64 (or at NumMoving).
 func (g *Grid) PairsRangeMarked(lo, hi int, dst []Pair, near []uint64) []Pair {
 	n := len(g.moving)
 	lo = max(lo, 0)
