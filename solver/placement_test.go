@@ -8,8 +8,9 @@ import (
 // TestPlacementTrials drives the placement with made-up solve times: it
 // must run each trial's second half in the other placement, take that one
 // only when it is clearly faster, try again after placePeriod solves or when
-// the contact count changes enough, and never leave the workers of a
-// one-worker executor.
+// the contact count changes enough in the direction that may overturn the
+// choice (growing on the caller alone, shrinking on the workers), and never
+// leave the workers of a one-worker executor.
 func TestPlacementTrials(t *testing.T) {
 	two := parallel{2}
 	// solve runs one solve of n contacts, taking perContact ns a contact
@@ -71,6 +72,32 @@ func TestPlacementTrials(t *testing.T) {
 	}
 	if pl.serial {
 		t.Fatal("kept the caller alone at 95 ns a contact against 60 on the workers")
+	}
+
+	// Growing further only favours the workers: no trial, however much
+	// it grows before the next period.
+	for i := range 20 {
+		if solve(&pl, 1300<<(i/4), 60, 95) {
+			t.Fatalf("solve %d of the growth on the workers ran on the caller alone", i)
+		}
+	}
+	// Shrinking may favour the caller alone: a count 1.25 times smaller
+	// than the trial's starts a trial at once.
+	for i := range 2 * placeTrial {
+		a := solve(&pl, 1000, 60, 95)
+		if want := i >= placeTrial; a != want {
+			t.Fatalf("solve %d of the trial on shrinking: on the caller alone = %v, want %v", i, a, want)
+		}
+	}
+	if pl.serial {
+		t.Fatal("took the caller alone at 95 ns a contact against 60 on the workers")
+	}
+	// On the caller alone, shrinking starts no trial.
+	pl.serial = true
+	for i := range 20 {
+		if !solve(&pl, 1000>>(i/4), 60, 95) {
+			t.Fatalf("solve %d of the shrinking on the caller alone ran on the workers", i)
+		}
 	}
 
 	// A one-worker executor is never replaced and never timed.
