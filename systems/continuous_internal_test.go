@@ -24,16 +24,10 @@ import (
 func TestSweepShortcutChangesNothing(t *testing.T) {
 	defer func() { sweepAll = false }()
 	build := func() (*arche.World, *Physics, []arche.Entity) {
-		p, err := New(DefaultConfig())
-		if err != nil {
-			t.Fatal(err)
-		}
-		w := arche.NewWorld()
-		p.Initialize(&w)
-		t.Cleanup(func() { p.Finalize(&w) })
+		p, w := internalWorld(t, DefaultConfig())
 		var ents []arche.Entity
 		add := func(d ecs.BodyDef) {
-			e, err := ecs.NewBody(&w, d)
+			e, err := ecs.NewBody(w, d)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -81,7 +75,7 @@ func TestSweepShortcutChangesNothing(t *testing.T) {
 			heavy.LinearVelocity = components.V(60, 0)
 			add(heavy)
 		}
-		return &w, p, ents
+		return w, p, ents
 	}
 	wa, pa, ea := build()
 	wb, pb, eb := build()
