@@ -96,7 +96,7 @@ func (p *Physics) timeOfImpact(i int, minExt float64) float64 {
 	p1, p2 := sim.X.P, sim.X.P.Add(st.DP)
 	r := components.V(sim.MaxExtent+target, sim.MaxExtent+target)
 	box := components.AABB{Min: p1.Min(p2).Sub(r), Max: p1.Max(p2).Add(r)}
-	if !sweepAll && p.nearFrozen[i>>6]&(1<<(i&63)) == 0 && within(&box, &p.reach[i]) {
+	if !sweepAll && p.nearFrozen[i>>6]&(1<<(i&63)) == 0 && p.reach[i].Contains(box.Min) && p.reach[i].Contains(box.Max) {
 		// Every frozen box that meets the path's box meets the body's
 		// reach, and the broad phase found none that does. On
 		// circle_rain most fast bodies are drops in the air.
@@ -132,9 +132,4 @@ func (p *Physics) timeOfImpact(i int, minExt float64) float64 {
 		}
 	}
 	return best
-}
-
-// within reports whether box a lies inside box b (touching counts).
-func within(a, b *components.AABB) bool {
-	return a.Min.X >= b.Min.X && a.Min.Y >= b.Min.Y && a.Max.X <= b.Max.X && a.Max.Y <= b.Max.Y
 }
