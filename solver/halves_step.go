@@ -267,7 +267,7 @@ func (h *halvesTask) Run(lo, hi, _ int) {
 			if !isPass(op.mode) {
 				c.mode, c.list = op.mode, s.halfRows(part)
 				if op.rest {
-					c.list = s.halves.rest[part]
+					c.list = s.restRows(part)
 				}
 				c.Run(0, len(c.list), 0)
 				continue

@@ -166,3 +166,40 @@ func TestHalvesOrderEitherWay(t *testing.T) {
 		}
 	}
 }
+
+// TestHalvesOnAUsedSolver solves a pile in halves on a solver that has just
+// solved another (with other rows in its seam, and fewer or more rows):
+// the step must give the bits a new solver gives. The seam's marks of one
+// step stay until the next builds its halves (halvesFirst), and the rows
+// of each half that the seam does not touch are listed from them by that
+// half's worker (restRows): a mark left over would keep a row out of its
+// half's integration.
+func TestHalvesOnAUsedSolver(t *testing.T) {
+	defer func(saved int) { halvesMinLinks = saved }(halvesMinLinks)
+	halvesMinLinks = 1
+	var byLink []Contact
+	keep := func(_ *Solver, _ *Params, b []Contact) { byLink = slices.Clone(b) }
+	for seed := uint64(1); seed <= 6; seed++ {
+		used, prm := randomPiles(seed, 1, 300, 900, true, 64, nil)
+		used.Solve(Serial{}, &prm)
+		n := 250 + 50*int(seed%3) // fewer, as many and more rows
+		fresh, prm2 := randomPiles(seed+100, 1, n, 3*n, true, 64, keep)
+		if fresh.halves.colors == 0 || used.halves.colors == 0 {
+			t.Fatalf("seed %d: not solved in halves", seed)
+		}
+		used.Bodies, used.Sims = slices.Clone(fresh.Bodies), slices.Clone(fresh.Sims)
+		used.Links, used.Joints = slices.Clone(fresh.Links), nil
+		fresh.Solve(Serial{}, &prm2)
+		used.BuildIslands(&prm2)
+		used.Arrange(byLink)
+		used.Solve(Serial{}, &prm2)
+		if !slices.Equal(used.halves.seamRows, fresh.halves.seamRows) {
+			t.Fatalf("seed %d: the used solver's seam differs", seed)
+		}
+		for i := range fresh.Bodies {
+			if !bitsEqual(used.Bodies[i], fresh.Bodies[i]) {
+				t.Fatalf("seed %d: row %d is %+v on the used solver, %+v on a new one", seed, i, used.Bodies[i], fresh.Bodies[i])
+			}
+		}
+	}
+}
