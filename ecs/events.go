@@ -11,11 +11,16 @@ import (
 // until the next one; its slices are reused, so copy what must outlive
 // the tick.
 //
-// A contact is a pair of bodies whose manifold has at least one point; A
-// is the body with the smaller entity ID.
-// Like Box2D's, it can begin up to the speculative distance
-// (Config.SpeculativeDistance) before the two surfaces meet, and it ends
-// when the manifold loses its last point. A contact that a sleeping island
+// A contact is a pair of bodies whose manifold has a point within the
+// speculative distance (Config.SpeculativeDistance), or whose gap closes
+// within the tick at their approach speed along its normal, or one of
+// whose points pushed in the tick's solve; A is the body with the smaller
+// entity ID. Like Box2D's, it can begin up to the speculative distance
+// before the two surfaces meet (a tick before, for bodies closing fast),
+// and it ends at the first tick it is none of these: bodies moving apart
+// beyond the speculative distance end it, though the solver keeps their
+// speculative points while they could still meet in a tick, and bodies that
+// move apart from the start never begin one. A contact that a sleeping island
 // keeps neither ends when the island falls asleep nor begins again when it
 // wakes. A body removed (by RemoveBody or with its entity) ends its
 // contacts in the next tick, and the event names it: check it with

@@ -15,7 +15,8 @@ import (
 // bits: the entry is one 64-byte cache line.
 type cachedContact struct {
 	a, b    arche.Entity
-	count   int32
+	count   int16
+	near    bool // the pair is a contact of the events (Physics.near)
 	ids     [2]uint32
 	invMass uint32
 	normal  [2]float64

@@ -41,7 +41,7 @@ func latticePairs(w *arche.World, cols, rows int) ([][2]arche.Entity, []arche.En
 func fillCache(c *contactCache, pairs [][2]arche.Entity, workers int) {
 	c.reset(len(pairs))
 	for k, p := range pairs {
-		c.entries[k] = cachedContact{a: p[0], b: p[1], count: int32(k)}
+		c.entries[k] = cachedContact{a: p[0], b: p[1], count: int16(k)}
 	}
 	if workers == 1 {
 		for k := range pairs {
@@ -77,7 +77,7 @@ func TestContactCacheFindsEveryPair(t *testing.T) {
 		fillCache(&c, pairs, workers)
 		for k, p := range pairs {
 			i := c.index(p[0], p[1])
-			if i < 0 || c.entries[i].count != int32(k) {
+			if i < 0 || c.entries[i].count != int16(k) {
 				t.Fatalf("%d workers: pair %d %v: index %d", workers, k, p, i)
 			}
 			if i := c.index(p[1], p[0]); i >= 0 {

@@ -28,10 +28,12 @@ import (
 // again on the caller alone, and the stage took 0.026 ms a step of tumbler
 // on 2 workers.
 const (
-	evBegin  uint8 = 1 << iota // no entry last tick nor among the woken contacts
+	evBegin  uint8 = 1 << iota // near now, and not last tick (no entry, or one not near)
 	evFast                     // a point approached faster than HitSpeed: a hit if it pushed
 	evHit                      // it pushed: a hit, at hitSpeed[k]
 	evSecond                   // the hit's point is the second
+	evEnd                      // near last tick, and touching but not near now
+	evAway                     // touching, and near neither last tick nor now
 )
 
 // contactEvents is the bookkeeping of the tick's contact events.
@@ -60,19 +62,19 @@ func (ev *contactEvents) beginPrepare(n int, prev, woken *contactCache) {
 
 // lookUp returns the previous tick's contact of the pair (a, b), from the
 // previous tick's table or else from the woken contacts, for its warm
-// start, and whether the pair began touching this tick. A pair's order
-// never changes (collidePair orders it by entity ID). Workers call it for
+// start and its events, or nil if it had none. A pair's order never
+// changes (collidePair orders it by entity ID). Workers call it for
 // distinct pairs, so each entry is marked by at most one.
-func (ev *contactEvents) lookUp(a, b arche.Entity, prev, woken *contactCache) (old *cachedContact, began bool) {
+func (ev *contactEvents) lookUp(a, b arche.Entity, prev, woken *contactCache) *cachedContact {
 	if k := prev.index(a, b); k >= 0 {
 		ev.prevSeen[k] = 1
-		return &prev.entries[k], false
+		return &prev.entries[k]
 	}
 	if k := woken.index(a, b); k >= 0 {
 		ev.wokenSeen[k] = 1
-		return &woken.entries[k], false
+		return &woken.entries[k]
 	}
-	return nil, true
+	return nil
 }
 
 // each calls f, in order, with each index of b whose byte is not skip,
@@ -103,14 +105,14 @@ func (p *Physics) collectEnded(prev, woken *contactCache) {
 	ev := &p.ev
 	each(ev.prevSeen, 1, func(k int) {
 		e := &prev.entries[k]
-		if p.sleep.inSet(e.a) || p.sleep.inSet(e.b) {
+		if !e.near || p.sleep.inSet(e.a) || p.sleep.inSet(e.b) {
 			return
 		}
 		ev.ended = append(ev.ended, ecs.ContactEnd{A: e.a, B: e.b})
 	})
 	each(ev.wokenSeen, 1, func(k int) {
 		e := &woken.entries[k]
-		if prev.index(e.a, e.b) >= 0 {
+		if !e.near || prev.index(e.a, e.b) >= 0 {
 			return
 		}
 		ev.ended = append(ev.ended, ecs.ContactEnd{A: e.a, B: e.b})
@@ -132,8 +134,11 @@ func (p *Physics) publishEvents() {
 // decideHit turns the flag of touching link k, whose manifold is m and
 // which evFast marks, into a hit or none, after the solve: as Box2D v3
 // reports hits (b2SolverStep), the fastest point above threshold
-// (Config.HitSpeed) that pushed.
-func (ev *contactEvents) decideHit(k int, m *narrowphase.Manifold, s *solver.Solver, threshold float64) {
+// (Config.HitSpeed) that pushed. A hit makes the pair a contact of the
+// events, near or not (Physics.near): its points pushed, so it met (a
+// third body can drive a pair moving apart back within the tick). It
+// reports whether it found a hit.
+func (ev *contactEvents) decideHit(k int, m *narrowphase.Manifold, s *solver.Solver, threshold float64) bool {
 	n, vel, pushed := s.Approach(k)
 	best, speed := -1, threshold
 	for j := range min(int(n), m.Count) {
@@ -147,15 +152,23 @@ func (ev *contactEvents) decideHit(k int, m *narrowphase.Manifold, s *solver.Sol
 		if best == 1 {
 			f |= evSecond
 		}
+		if f&evAway != 0 {
+			f |= evBegin
+		}
+		f &^= evEnd | evAway
 		ev.hitSpeed[k] = speed
 	}
 	ev.flags[k] = f
+	return best >= 0
 }
 
 // contactEvent adds the events of touching link k, flagged f, to out.
 func (p *Physics) contactEvent(out *ecs.ContactEvents, k int, f uint8) {
 	i := p.touching[k]
 	ents, m := &p.pairEnts[i], &p.manifolds[i]
+	if f&evEnd != 0 {
+		out.End = append(out.End, ecs.ContactEnd{A: ents[0], B: ents[1]})
+	}
 	if f&evBegin != 0 {
 		b := ecs.ContactBegin{A: ents[0], B: ents[1], Normal: m.Normal, Count: m.Count}
 		for j := range m.Count {

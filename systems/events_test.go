@@ -385,3 +385,87 @@ func TestContactEventsOfABullet(t *testing.T) {
 		}
 	}
 }
+
+// TestContactEventsOnlyWhereBodiesMeet: a circle or a box moving away from
+// a static floor at 5 to 200 m/s, from 2.5 cm to 1 m above it (beyond the
+// 2 cm speculative distance), begins no contact (its manifold has
+// speculative points while the gap could close within a tick at its speed,
+// but it is not closing); a ball thrown up at 8
+// m/s from 2 cm above the ground begins one only when it lands, with its
+// hit; and a ball rebounding from a wall at 10, 50 and 150 m/s begins its
+// contact with its hit and ends it 2 ticks later. Before the contacts of
+// the events were told by the approach along the normal, the first
+// two began contacts up to 4.3 m from the floor and ended them the next
+// tick, and the rebounds ended 3 ticks after the hit.
+func TestContactEventsOnlyWhereBodiesMeet(t *testing.T) {
+	for _, box := range []bool{false, true} {
+		for _, speed := range []float64{5, 20, 60, 200} {
+			for _, gap := range []float64{0.025, 0.05, 0.2, 1} {
+				s := newSim(t, func(c *systems.Config) { c.Gravity = components.Vec2{} })
+				floor := s.add(ground())
+				d := dynCircle(0, 0.25+gap, 0.25)
+				if box {
+					d = dynBox(0, 0.25+gap, 0.25, 0.25)
+				}
+				d.LinearVelocity = components.V(0, speed)
+				b := s.add(d)
+				for tick := 1; tick <= 30; tick++ {
+					s.run(1)
+					if begin, end, hit, _ := s.tickEvents(floor, b); begin+end+hit != 0 {
+						t.Fatalf("box %v at %v m/s from %v m: tick %d: %d begins, %d ends, %d hits of a body moving away",
+							box, speed, gap, tick, begin, end, hit)
+					}
+				}
+			}
+		}
+	}
+
+	s := newSim(t, func(c *systems.Config) { c.Sleep = false })
+	g := s.add(ground())
+	d := dynCircle(0, 0.27, 0.25)
+	d.LinearVelocity = components.V(0, 8)
+	ball := s.add(d)
+	landed := 0
+	for tick := 1; tick <= 120 && landed == 0; tick++ {
+		s.run(1)
+		begin, end, hit, _ := s.tickEvents(g, ball)
+		if end != 0 || begin != hit {
+			t.Fatalf("thrown ball, tick %d: %d begins, %d ends, %d hits: want a begin only with its hit", tick, begin, end, hit)
+		}
+		if begin != 0 {
+			landed = tick
+		}
+	}
+	// Up at 8 m/s and back down under 10 m/s^2: 1.6 s, 96 ticks.
+	if landed < 90 || landed > 100 {
+		t.Fatalf("thrown ball began its contact at tick %d, want its landing near tick 96", landed)
+	}
+
+	for _, speed := range []float64{10, 50, 150} {
+		s := newSim(t, func(c *systems.Config) { c.Gravity = components.Vec2{} })
+		wall := staticBox(10, 0, 0.1, 5, 0)
+		wall.Restitution = 1
+		w := s.add(wall)
+		d := dynCircle(0, 0, 0.25)
+		d.LinearVelocity, d.Restitution = components.V(speed, 0), 1
+		ball := s.add(d)
+		var begins, hits, ends []int
+		for tick := 1; tick <= 200; tick++ {
+			s.run(1)
+			begin, end, hit, _ := s.tickEvents(w, ball)
+			for range begin {
+				begins = append(begins, tick)
+			}
+			for range hit {
+				hits = append(hits, tick)
+			}
+			for range end {
+				ends = append(ends, tick)
+			}
+		}
+		if len(begins) != 1 || len(hits) != 1 || len(ends) != 1 || hits[0] != begins[0] || ends[0] != begins[0]+2 {
+			t.Fatalf("rebound at %v m/s: begins at ticks %v, hits %v, ends %v: want one of each, the end 2 ticks after the begin and hit",
+				speed, begins, hits, ends)
+		}
+	}
+}

@@ -58,10 +58,10 @@ func ExampleConfig_contactEvents() {
 	// Output:
 	// step 38: begin
 	// step 38: hit at 6.30 m/s
-	// step 41: end
+	// step 40: end
 	// step 76: begin
 	// step 76: hit at 3.11 m/s
-	// step 79: end
+	// step 78: end
 	// step 94: begin
 	// step 95: hit at 1.51 m/s
 	// step 99: end

@@ -167,7 +167,9 @@ func (s *sleeper) brokenSets(w *arche.World, sleepingID arche.ID, dst []arche.En
 		}
 		if live < 0 {
 			for _, c := range s.sets[set].contacts {
-				s.ended = append(s.ended, ecs.ContactEnd{A: c.a, B: c.b})
+				if c.near {
+					s.ended = append(s.ended, ecs.ContactEnd{A: c.a, B: c.b})
+				}
 			}
 			s.drop(set)
 			continue
