@@ -46,8 +46,10 @@ type Body struct {
 
 // Mass holds a body's mass properties. It is engine-computed from the shape
 // and density (or the explicit mass) at creation; change it with the ecs
-// package's SetMass, which keeps the inverses consistent. Static and kinematic
-// bodies have all four fields zero.
+// package's SetMass, which keeps the inverses consistent. The solver reads
+// the inverses only: written directly, fields that disagree are not
+// reported, and InvMass and InvInertia decide. Static and kinematic bodies
+// have all four fields zero.
 type Mass struct {
 	Mass, Inertia       float64 // kg, kg m^2
 	InvMass, InvInertia float64 // 1/kg, 1/(kg m^2)
