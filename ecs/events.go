@@ -24,8 +24,10 @@ import (
 // keeps neither ends when the island falls asleep nor begins again when it
 // wakes. A body removed (by RemoveBody or with its entity) ends its
 // contacts in the next tick, and the event names it: check it with
-// [IsBody] before use. So does a body the tick leaves out for a bad value
-// ([Report]); it begins them again once mended.
+// [IsBody] before use. So does a body the tick leaves out for a bad pose or
+// shape ([Report]); it begins them again once mended. One left out for
+// another bad value stands as a static body meanwhile and keeps its
+// contacts ([BodyError]).
 //
 // Each list is in the same order for any worker count. Physics.Initialize
 // starts the events over: the contacts that touch then begin again.

@@ -23,10 +23,14 @@ type frozenRows struct {
 	mats     []components.Material
 	aabbs    []components.AABB
 	sleeping []bool
-	statics  int     // rows that are static or resting kinematic bodies, not sleeping ones
-	sensors  []int32 // the rows of sensors, in order
-	hash     uint64
-	built    bool
+	// bad marks the rows of bodies the tick leaves out for a bad value
+	// (check) that are kept solid (solidLeftOut): never kept as they
+	// were (keep), so that check reports them again every tick.
+	bad     []bool
+	statics int     // rows that are static or resting kinematic bodies, not sleeping ones
+	sensors []int32 // the rows of sensors, in order
+	hash    uint64
+	built   bool
 
 	// src holds, for each row, the components it was made from. A gather
 	// walks the frozen bodies in the query order of the last one: while
@@ -284,7 +288,7 @@ func (f *frozenRows) keep(e arche.Entity, sleeping bool, t *components.Transform
 	s *components.Shape, mat *components.Material, b *components.Body, m *components.Mass, fo *components.Force) bool {
 	if !f.dirty {
 		j := f.next
-		if j < len(f.ents) && f.ents[j] == e && f.sleeping[j] == sleeping {
+		if j < len(f.ents) && f.ents[j] == e && f.sleeping[j] == sleeping && !f.bad[j] {
 			if f.src[j].same(t, v, s, mat, b, m, fo) {
 				f.next++
 				return true
@@ -318,7 +322,7 @@ func (f *frozenRows) finish() bool {
 
 func (f *frozenRows) truncate(n int) {
 	f.ents, f.proxies, f.mats = f.ents[:n], f.proxies[:n], f.mats[:n]
-	f.aabbs, f.sleeping, f.src = f.aabbs[:n], f.sleeping[:n], f.src[:n]
+	f.aabbs, f.sleeping, f.src, f.bad = f.aabbs[:n], f.sleeping[:n], f.src[:n], f.bad[:n]
 	for len(f.sensors) > 0 && f.sensors[len(f.sensors)-1] >= int32(n) {
 		f.sensors = f.sensors[:len(f.sensors)-1]
 	}
@@ -336,18 +340,63 @@ func mix(h, x uint64) uint64 { return (h ^ x) * 0x100000001b3 }
 // add appends the row of frozen body e, made from src (see diverge: only
 // after the walk has diverged).
 func (f *frozenRows) add(e arche.Entity, src *frozenSrc, sleeping bool, margin float64) {
-	if src.mat.Sensor {
+	f.addMat(e, src, &src.mat, sleeping, false, margin)
+}
+
+// addMat is add with the material mat for the contacts, and bad marking a
+// body left out for a bad value (see bad).
+func (f *frozenRows) addMat(e arche.Entity, src *frozenSrc, mat *components.Material, sleeping, bad bool, margin float64) {
+	if mat.Sensor {
 		f.sensors = append(f.sensors, int32(len(f.ents)))
 	}
 	f.ents = append(f.ents, e)
-	f.proxies = appendProxy(f.proxies, e, &src.t, &src.s, solver.KindStatic, 0, sleeping, rulesOf(&src.mat))
-	f.mats = append(f.mats, src.mat)
+	f.proxies = appendProxy(f.proxies, e, &src.t, &src.s, solver.KindStatic, 0, sleeping, rulesOf(mat))
+	f.mats = append(f.mats, *mat)
 	f.aabbs = append(f.aabbs, frozenBox(src.t, &src.s, margin))
 	f.sleeping = append(f.sleeping, sleeping)
+	f.bad = append(f.bad, bad)
 	f.src = append(f.src, *src)
 	if !sleeping {
 		f.statics++
 	}
+}
+
+// addLeftOut adds awake body e, which the tick leaves out for a bad value,
+// as a frozen row where its pose and shape are usable (solidLeftOut): what
+// rests on it or runs into it meets a static body until the game mends the
+// value, instead of sinking into it. Its contacts take a friction and a
+// restitution of 0 where its own are bad. It reports whether it added it.
+func (f *frozenRows) addLeftOut(e arche.Entity, src *frozenSrc, margin float64) bool {
+	if !solidLeftOut(&src.t, &src.s) {
+		return false
+	}
+	mat := src.mat
+	if !(mat.Friction >= 0) || !components.IsFinite(mat.Friction) {
+		mat.Friction = 0
+	}
+	if !(mat.Restitution >= 0) || !(mat.Restitution <= 1) {
+		mat.Restitution = 0
+	}
+	f.diverge()
+	f.addMat(e, src, &mat, false, true, margin)
+	return true
+}
+
+// solidLeftOut reports whether a body with pose t and shape s can stand as
+// a static body while the tick leaves it out: a finite pose, a rotation of
+// unit length (to check's tolerance), and a shape check accepts.
+func solidLeftOut(t *components.Transform, s *components.Shape) bool {
+	if !t.P.IsFinite() || !components.IsFinite(t.R.C) || !components.IsFinite(t.R.S) ||
+		!(math.Abs(math.Sqrt(t.R.C*t.R.C+t.R.S*t.R.S)-1) <= 1e-3) {
+		return false
+	}
+	switch s.Kind {
+	case components.ShapeCircle:
+		return s.Radius > 0 && components.IsFinite(s.Radius)
+	case components.ShapeBox:
+		return s.Half.X > 0 && s.Half.Y > 0 && s.Half.IsFinite()
+	}
+	return false
 }
 
 // frozenBox is the box of a frozen row: the shape's at pose xf, grown by
@@ -475,6 +524,7 @@ func (p *Physics) gather(w *arche.World) (woke bool) {
 		}
 		if field, reason := check(t, v, s, b, m, mat, f); field != "" {
 			p.errs = append(p.errs, ecs.BodyError{Entity: e, Field: field, Reason: reason})
+			p.frozen.addLeftOut(e, &frozenSrc{*t, *v, *s, *mat, *b, *m, *f}, half)
 			continue
 		}
 		if frozen {
