@@ -26,8 +26,10 @@ import (
 // contacts in the next tick, and the event names it: check it with
 // [IsBody] before use. So does a body the tick leaves out for a bad pose or
 // shape ([Report]); it begins them again once mended. One left out for
-// another bad value stands as a static body meanwhile and keeps its
-// contacts ([BodyError]).
+// another bad value stands as a static body meanwhile ([BodyError]): it
+// keeps its contacts with moving bodies, and ends those with static
+// bodies, resting kinematic bodies and other left-out ones (such bodies
+// do not meet each other), which begin again once it is mended.
 //
 // Each list is in the same order for any worker count. Physics.Initialize
 // starts the events over: the contacts that touch then begin again.

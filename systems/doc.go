@@ -21,7 +21,9 @@
 //     awake body) and wake everything if the gravity changed. Then read the
 //     awake bodies into moving rows (solver.BodyState, solver.BodySim) and
 //     the static and sleeping bodies into frozen rows. A body whose
-//     components cannot be simulated is left out and listed in ecs.Report.
+//     components cannot be simulated is left out and listed in ecs.Report;
+//     where its pose and shape are usable it stands meanwhile as a frozen
+//     row, a static body to the others.
 //     Then the joint entities (ecs.Joint) become solver joints on those
 //     rows; a sleeper joined to an awake body is woken.
 //  2. broadphase: the moving AABBs, grown by the speculative margin and

@@ -324,3 +324,64 @@ func TestFrozenSrcSameSeesEveryField(t *testing.T) {
 		t.Error("frozenSrc.same does not take a NaN for itself")
 	}
 }
+
+// TestLeftOutBodyKeepsFrozenRows: a dynamic box left out for a bad value
+// stands as a frozen row (addLeftOut), and that row is kept tick after tick
+// while the value stays bad, with the rows after it: the frozen rows are not
+// made anew (their generation stays), though the box is reported every
+// tick. Dropped and made anew each tick, one such box had a level of 20 000
+// sleeping boxes rebuilt every tick. Mended, the box leaves the frozen rows
+// and moves again.
+func TestLeftOutBodyKeepsFrozenRows(t *testing.T) {
+	p, w := internalWorld(t, DefaultConfig())
+	ground := ecs.DefaultBodyDef()
+	ground.Type, ground.Shape, ground.Position = components.Static, components.Box(30, 0.5), components.V(0, -0.5)
+	if _, err := ecs.NewBody(w, ground); err != nil {
+		t.Fatal(err)
+	}
+	d := ecs.DefaultBodyDef()
+	d.Shape, d.Position = components.Box(0.25, 0.25), components.V(0, 3)
+	bad, err := ecs.NewBody(w, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 200 { // a sleeping carpet, walked after the awake bodies
+		d := ecs.DefaultBodyDef()
+		d.Shape, d.Position, d.StartAsleep = components.Box(0.2, 0.2), components.V(-20+0.5*float64(i%80), 0.2+0.4*float64(i/80)), true
+		if _, err := ecs.NewBody(w, d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mats := generic.NewMap[components.Material](w)
+	xfs := generic.NewMap[components.Transform](w)
+	report := generic.NewResource[ecs.Report](w)
+	p.Update(w)
+	mats.Get(bad).Friction = math.NaN()
+	var gen uint64
+	for tick := 1; tick <= 12; tick++ {
+		p.Update(w)
+		if errs := report.Get().Errors; len(errs) != 1 || errs[0].Entity != bad || errs[0].Field != "Material" {
+			t.Fatalf("tick %d: report %v, want the box's Material", tick, errs)
+		}
+		if tick == 2 {
+			gen = p.frozen.gen
+		}
+		if tick > 2 && p.frozen.gen != gen {
+			t.Fatalf("tick %d: the frozen rows were made anew (generation %d, %d at tick 2)", tick, p.frozen.gen, gen)
+		}
+		if p.frozen.bads != 1 {
+			t.Fatalf("tick %d: %d rows of left-out bodies, want 1", tick, p.frozen.bads)
+		}
+	}
+	y := xfs.Get(bad).P.Y
+	mats.Get(bad).Friction = 0.6
+	for range 10 {
+		p.Update(w)
+	}
+	if errs := report.Get().Errors; len(errs) != 0 || p.frozen.bads != 0 {
+		t.Fatalf("mended: report %v, %d rows of left-out bodies", errs, p.frozen.bads)
+	}
+	if got := xfs.Get(bad).P.Y; !(got < y-0.1) {
+		t.Fatalf("mended, the box is at y = %v, was %v: want it falling", got, y)
+	}
+}

@@ -206,6 +206,30 @@ func TestPhysicsLeftOutBodyStaysSolid(t *testing.T) {
 	}
 }
 
+// TestPhysicsLeftOutBodyKeepsItsJointApart: two overlapping boxes joined by
+// a revolute joint that does not let them collide; when the game spoils
+// one (a NaN velocity), the joint is left out with it and reported, and the
+// box that stands as a static body meanwhile still does not push the other
+// out (a review's probe: 0.2 m in 10 ticks).
+func TestPhysicsLeftOutBodyKeepsItsJointApart(t *testing.T) {
+	s := newSim(t, func(c *systems.Config) { c.Gravity, c.Sleep = components.Vec2{}, false })
+	a := s.add(dynBox(0, 5, 0.5, 0.1))
+	b := s.add(dynBox(0.8, 5, 0.5, 0.1))
+	s.joint(ecs.RevoluteJoint(s.w, a, b, components.V(0.4, 5)))
+	s.run(5)
+	start := s.pos(b)
+	s.vel.Get(a).Lin.X = math.NaN()
+	for tick := 1; tick <= 20; tick++ {
+		s.run(1)
+		if rep := s.jointReport(); len(rep) != 1 {
+			t.Fatalf("tick %d: joint report %v, want the joint left out with its body", tick, rep)
+		}
+	}
+	if d := s.pos(b).Sub(start).Len(); d > 1e-3 {
+		t.Fatalf("the joined box moved %.4f m off the left-out one, want it left alone", d)
+	}
+}
+
 // TestPhysicsSlightlyOffRotationRenormalised: a rotation off unit length by
 // less than 1e-3 (a game's rounding) is accepted and renormalised, not
 // reported.
