@@ -13,12 +13,12 @@ import (
 // frozenRows are the static bodies, the kinematic bodies at rest, the
 // sleeping bodies and the bodies the tick leaves out for a bad value where
 // their pose and shape are usable (addLeftOut): the broad phase pairs them
-// with moving bodies only, and
-// their grid is rebuilt only when their hash (entities, poses and shapes)
-// changes. A kinematic body at rest is a static body for as long as it
-// rests: nothing moves it, and it wakes and pushes what a static would when
-// the game moves it, creates it or removes it (see disturbed), or sets it
-// moving, which takes it out of the frozen rows.
+// with moving bodies only, and their grid is rebuilt only when their hash
+// (entities, poses and shapes) changes. A kinematic body at rest is a
+// static body for as long as it rests: nothing moves it, and it wakes and
+// pushes what a static would when the game moves it, creates it or removes
+// it (see disturbed), or sets it moving, which takes it out of the frozen
+// rows.
 type frozenRows struct {
 	ents     []arche.Entity
 	proxies  []bodyProxy
@@ -383,10 +383,10 @@ func (f *frozenRows) addMat(e arche.Entity, src *frozenSrc, mat *components.Mate
 // as a frozen row where its pose and shape are usable (solidLeftOut): what
 // rests on it or runs into it meets a static body until the game mends the
 // value, instead of sinking into it. Its contacts take a friction and a
-// restitution of 0 where its own are bad. It reports whether it added it.
-func (f *frozenRows) addLeftOut(e arche.Entity, src *frozenSrc, margin float64) bool {
+// restitution of 0 where its own are bad.
+func (f *frozenRows) addLeftOut(e arche.Entity, src *frozenSrc, margin float64) {
 	if !solidLeftOut(&src.t, &src.s) {
-		return false
+		return
 	}
 	mat := src.mat
 	if !(mat.Friction >= 0) || !components.IsFinite(mat.Friction) {
@@ -397,7 +397,6 @@ func (f *frozenRows) addLeftOut(e arche.Entity, src *frozenSrc, margin float64) 
 	}
 	f.diverge()
 	f.addMat(e, src, &mat, false, true, margin)
-	return true
 }
 
 // solidLeftOut reports whether a body with pose t and shape s can stand as
