@@ -310,10 +310,9 @@ func (p *Physics) collidePair(i int, pr broadphase.Pair) uint8 {
 }
 
 // near reports whether the gap of manifold m (its normal from body A to B)
-// is within the speculative distance,
-// or closes within this tick at their approach speed along the normal: a
-// contact of the events (ecs.ContactEvents) from its first such tick to its
-// first tick without. The solver also keeps the points of pairs that are
+// is within the speculative distance, or closes within this tick at the
+// bodies' approach speed along the normal: a contact of the events
+// (ecs.ContactEvents) from its first such tick to its first tick without. The solver also keeps the points of pairs that are
 // not near: the manifold's margin grows with the closing speed, whatever its
 // direction, so that a pair moving apart that a third body drives back
 // within the tick still meets its contact (dropped, a random pile of 200
