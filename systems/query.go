@@ -119,7 +119,10 @@ func (p *Physics) index() *queryIndex {
 			qw := f.Query(p.world)
 			for qw.Next() {
 				t, v, sh, mat, b, m, f := qw.Get()
-				if field, _ := check(t, v, sh, b, m, mat, f); field == "" {
+				// A body the tick will leave out for a bad value stands
+				// where its pose and shape are usable (addLeftOut), and
+				// the queries after an Update find it there too.
+				if field, _ := check(t, v, sh, b, m, mat, f); field == "" || solidLeftOut(t, sh) {
 					q.mov.add(qw.Entity(), *t, *sh, -1)
 				}
 			}

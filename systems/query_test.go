@@ -481,3 +481,27 @@ func TestQueriesEdgeCases(t *testing.T) {
 		}
 	})
 }
+
+// TestQueriesFindLeftOutBodiesThatStand: a body the tick leaves out for a
+// bad value stands as a static body where its pose and shape are usable,
+// so a ray finds it, before the first Update as after it; one with a NaN
+// position is found by neither.
+func TestQueriesFindLeftOutBodiesThatStand(t *testing.T) {
+	s := newSim(t, func(c *systems.Config) { c.Gravity = components.Vec2{} })
+	stands := s.add(dynBox(3, 0, 0.5, 0.5))
+	gone := s.add(dynBox(6, 0, 0.5, 0.5))
+	mats := generic.NewMap[components.Material](s.w)
+	mats.Get(stands).Friction = math.NaN()
+	s.xf.Get(gone).P.Y = math.NaN()
+	for _, stepped := range []bool{false, true} {
+		if stepped {
+			s.run(1)
+		}
+		if h, ok := s.p.CastRay(components.V(0, 0), components.V(10, 0), nil); !ok || h.Entity != stands {
+			t.Fatalf("stepped %v: %+v %v, want the box with the NaN friction", stepped, h, ok)
+		}
+		if h, ok := s.p.CastRay(components.V(6, 5), components.V(0, -10), nil); ok {
+			t.Fatalf("stepped %v: the box with the NaN position was found: %+v", stepped, h)
+		}
+	}
+}
