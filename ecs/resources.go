@@ -96,10 +96,10 @@ type StageWork struct {
 // value the engine cannot simulate (NaN, Inf, a non-unit rotation, a dynamic
 // body without mass), or finite values beyond float64's range made its step
 // NaN or infinite (Field "Transform"). The body is kept, frozen, until the
-// game fixes it. Where its pose and shape are usable it stands meanwhile as
-// a static body, so that what rests on it stays, with a friction and a
-// restitution of 0 where its own are bad; a body with a bad pose or shape
-// is not solid.
+// game fixes it. One refused for a bad component value stands meanwhile as
+// a static body where its pose and shape are usable, so that what rests on
+// it stays, with a friction and a restitution of 0 where its own are bad;
+// one with a bad pose or shape is not solid.
 type BodyError struct {
 	Entity arche.Entity
 	Field  string
