@@ -139,11 +139,11 @@ func (p *Physics) relMotion(i, j int32) (dv components.Vec2, spin float64) {
 }
 
 // approachSpeed bounds how fast body j's shape can close on body i's along
-// n, the normal from i to j: the closing speed of the centres along n plus
-// both spins. Unlike the closing speed of collidePair it tells a body
-// moving away, or past, from one coming at it.
-func (p *Physics) approachSpeed(i, j int32, n components.Vec2) float64 {
-	dv, spin := p.relMotion(i, j)
+// n, the normal from i to j, given their relative motion dv and spin
+// (relMotion): the closing speed of the centres along n plus both spins.
+// Unlike the closing speed of collidePair it tells a body moving away, or
+// past, from one coming at it.
+func approachSpeed(dv components.Vec2, spin float64, n components.Vec2) float64 {
 	return spin - dv.Dot(n)
 }
 
@@ -292,7 +292,7 @@ func (p *Physics) collidePair(i int, pr broadphase.Pair) uint8 {
 		// it goes: a box asleep on a platform set moving down must fall
 		// with it, not hang in the air for a tick.
 		if p.pairFlags[i] != pairNone && p.reachesThisTick(ia, ib) && (a.kind == solver.KindKinematic ||
-			b.kind == solver.KindKinematic || minSeparation(&mf)+narrowphase.LinearSlop < p.cfg.Dt*p.approachSpeed(ia, ib, mf.Normal)) {
+			b.kind == solver.KindKinematic || minSeparation(&mf)+narrowphase.LinearSlop < p.cfg.Dt*approachSpeed(dv, spin, mf.Normal)) {
 			p.pairFlags[i] |= pairWakeNow
 		}
 		return p.pairFlags[i]
@@ -311,22 +311,20 @@ func (p *Physics) collidePair(i int, pr broadphase.Pair) uint8 {
 
 // near reports whether the gap of manifold m (its normal from body A to B)
 // is within the speculative distance, or closes within this tick at the
-// bodies' approach speed along the normal: a contact of the events
-// (ecs.ContactEvents) from its first such tick to its first tick without. The solver also keeps the points of pairs that are
-// not near: the manifold's margin grows with the closing speed, whatever its
-// direction, so that a pair moving apart that a third body drives back
-// within the tick still meets its contact (dropped, a random pile of 200
-// bodies threw one at 649 m/s). Reported as contacts, those made a ball
-// thrown up at 8 m/s from 2 cm above the ground begin a contact with it and
-// end it the next tick, and a body leaving a wall at 200 m/s begin one 4.3 m
-// from it (a review's probes); Box2D v3 keeps points within its speculative
-// distance only.
-//
-// dv and spin are the pair's relative motion (relMotion): the approach
-// speed along the normal is spin - dv.n (approachSpeed).
+// bodies' approach speed along the normal (approachSpeed, from their
+// relative motion dv and spin): a contact of the events (ecs.ContactEvents)
+// from its first such tick to its first tick without. The solver also keeps
+// the points of pairs that are not near: the manifold's margin grows with
+// the closing speed, whatever its direction, so that a pair moving apart
+// that a third body drives back within the tick still meets its contact
+// (dropped, a random pile of 200 bodies threw one at 649 m/s). Reported as
+// contacts, those made a ball thrown up at 8 m/s from 2 cm above the ground
+// begin a contact with it and end it the next tick, and a body leaving a
+// wall at 200 m/s begin one 4.3 m from it (a review's probes); Box2D v3
+// keeps points within its speculative distance only.
 func (p *Physics) near(m *narrowphase.Manifold, dv components.Vec2, spin float64) bool {
 	gap := minSeparation(m) - p.cfg.SpeculativeDistance
-	return gap <= 0 || gap <= p.cfg.Dt*(spin-dv.Dot(m.Normal))
+	return gap <= 0 || gap <= p.cfg.Dt*approachSpeed(dv, spin, m.Normal)
 }
 
 // minSeparation returns the smallest separation of m's points (m has one at
