@@ -400,20 +400,15 @@ func (f *frozenRows) addLeftOut(e arche.Entity, src *frozenSrc, margin float64) 
 }
 
 // solidLeftOut reports whether a body with pose t and shape s can stand as
-// a static body while the tick leaves it out: a finite pose, a rotation of
-// unit length (to check's tolerance), and a shape check accepts.
+// a static body while the tick leaves it out: whether check accepts that
+// pose and shape, asked with components that pass every other test (a
+// static body at rest, of the zero material), so that the two never
+// disagree on what a usable pose or shape is. As check does, it
+// renormalises a rotation off unit length by less than 1e-3.
 func solidLeftOut(t *components.Transform, s *components.Shape) bool {
-	if !t.P.IsFinite() || !components.IsFinite(t.R.C) || !components.IsFinite(t.R.S) ||
-		!(math.Abs(math.Sqrt(t.R.C*t.R.C+t.R.S*t.R.S)-1) <= 1e-3) {
-		return false
-	}
-	switch s.Kind {
-	case components.ShapeCircle:
-		return s.Radius > 0 && components.IsFinite(s.Radius)
-	case components.ShapeBox:
-		return s.Half.X > 0 && s.Half.Y > 0 && s.Half.IsFinite()
-	}
-	return false
+	field, _ := check(t, &components.Velocity{}, s, &components.Body{Type: components.Static},
+		&components.Mass{}, &components.Material{}, &components.Force{})
+	return field == ""
 }
 
 // frozenBox is the box of a frozen row: the shape's at pose xf, grown by
